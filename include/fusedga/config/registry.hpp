@@ -1,0 +1,60 @@
+#pragma once
+/// @file registry.hpp
+/// Built-in problems by name: the one place where problem types are erased,
+/// at the host boundary (pagmo2 style). Kernels never see this layer.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fusedga/config/run_config.hpp"
+#include "fusedga/engine/result.hpp"
+
+namespace fusedga {
+
+class bench_target;  // report/bench_target.hpp
+
+/// A numeric parameter of a built-in problem (`problem.params` in YAML).
+struct param_spec {
+  std::string name;
+  double default_value;
+  double min;
+  double max;
+  bool integer;
+  std::string help;
+};
+
+/// Host-side hooks for a run (progress, interruption).
+struct run_hooks {
+  std::function<void(const generation_stats&)> on_generation;
+  const std::atomic<bool>* interrupt = nullptr;
+};
+
+/// A registered built-in problem.
+struct problem_entry {
+  std::string name;          ///< e.g. "engineering/pressure-vessel"
+  std::string description;   ///< one line
+  std::vector<param_spec> params;
+  bool integer_genes = false;
+  /// Solves it with `cfg` (problem params already validated). Returns the Result; backend threads in `threads_used`.
+  std::function<Result(const run_config& cfg, const run_hooks& hooks, int& threads_used)> run;
+  /// Creates a benchmark target (report/bench_target.hpp) for `cfg`.
+  std::function<std::unique_ptr<bench_target>(const run_config& cfg)> bench;
+};
+
+/// All built-in problems, sorted by name.
+const std::vector<problem_entry>& builtin_problems();
+
+/// The entry named `name`, or nullptr.
+const problem_entry* find_problem(const std::string& name);
+
+/// Runs `cfg` through the registry: resolves `backend: auto`, checks the
+/// backend is built (@throws backend_unavailable listing the built ones) and
+/// calls the entry. @throws config_error for an unknown problem.
+Result run(const run_config& cfg, const run_hooks& hooks = {}, int* threads_used = nullptr);
+
+/// Backends built into this binary, e.g. {"serial", "tbb"}.
+std::vector<std::string> built_backends();
+
+}  // namespace fusedga

@@ -1,0 +1,77 @@
+#pragma once
+/// @file run_config.hpp
+/// The typed form of a `ga-run` YAML file (DESIGN.md, "YAML config").
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fusedga/engine/options.hpp"
+
+namespace fusedga {
+
+/// Which backend runs the passes. `automatic` = CUDA when built and a GPU is present, else TBB.
+enum class backend_kind { serial, tbb, cuda, automatic };
+/// Gene/fitness precision for real-valued problems (and fitness storage for integer ones).
+enum class precision_kind { float32, float64 };
+
+/// "serial", "tbb", "cuda" or "auto".
+inline const char* to_string(backend_kind b) {
+  switch (b) {
+    case backend_kind::serial: return "serial";
+    case backend_kind::tbb: return "tbb";
+    case backend_kind::cuda: return "cuda";
+    case backend_kind::automatic: return "auto";
+  }
+  return "?";
+}
+/// "float" or "double".
+inline const char* to_string(precision_kind p) { return p == precision_kind::float32 ? "float" : "double"; }
+
+/// `problem:` — a built-in problem by registry name and its numeric parameters.
+struct problem_config {
+  std::string builtin;                   ///< registry name, e.g. "seed/constrained-quadratic"
+  std::map<std::string, double> params;  ///< validated against the problem's parameter specs; defaults filled in
+};
+
+/// `output:` — files written atomically after the run; empty = not written.
+struct output_config {
+  std::optional<std::string> result;   ///< result JSON path
+  std::optional<std::string> history;  ///< history CSV path
+};
+
+/// A whole run: what `ga-run` executes.
+struct run_config {
+  std::string source = "<embedded>";  ///< config file name, for messages
+  problem_config problem;
+  ga_options ga;                       ///< ga: and stop: sections
+  backend_kind backend = backend_kind::automatic;
+  precision_kind precision = precision_kind::float64;
+  int threads = 0;                     ///< 0 = all cores
+  output_config output;
+};
+
+/**
+ * Parses and validates a YAML config.
+ *
+ * `overrides` are `key.path=value` strings (ga-run's `--set`), applied to the
+ * YAML tree before validation; `value` is parsed as YAML (a scalar, `[a, b]`
+ * or `{k: v}`). Unknown keys, wrong types, out-of-range values and unknown
+ * problem or operator names are errors.
+ *
+ * @param text         YAML document
+ * @param source_name  file name used in messages
+ * @throws config_error `file:line:col: key.path: what was expected` (for a
+ *         `--set` value: `--set key.path=value: what was expected`).
+ */
+run_config parse_config(const std::string& text, const std::string& source_name,
+                        const std::vector<std::string>& overrides = {});
+
+/// Reads `path` and calls `parse_config`. @throws config_error when the file cannot be read.
+run_config load_config(const std::string& path, const std::vector<std::string>& overrides = {});
+
+/// The embedded default config (seed example 2, constrained quadratic), run by `ga-run` without a file.
+const char* default_config_yaml();
+
+}  // namespace fusedga

@@ -1,0 +1,52 @@
+#pragma once
+/// @file error.hpp
+/// The library's exception types: one per failure family, all deriving from
+/// `fusedga::error` (itself a `std::runtime_error`). Device code never throws;
+/// the host checks results after a pass.
+
+#include <stdexcept>
+#include <string>
+
+namespace fusedga {
+
+/// Base of every exception FusedGA throws.
+class error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Invalid run configuration or option value. For YAML input the message is
+/// `file:line:col: key.path: what was expected`; for programmatic options it
+/// names the option and the valid range.
+class config_error : public error {
+ public:
+  using error::error;
+};
+
+/// A backend was requested that was not built or cannot run here. The message
+/// lists the backends that were built.
+class backend_unavailable : public error {
+ public:
+  using error::error;
+};
+
+/// A CUDA runtime or driver call failed; the message carries the call and the CUDA error string.
+class cuda_error : public error {
+ public:
+  using error::error;
+};
+
+/// A malformed expression in an expression problem (file, line, column, token, what was expected).
+class expression_error : public error {
+ public:
+  using error::error;
+};
+
+}  // namespace fusedga
+
+/// Throws `fusedga::error` with file:line when `cond` is false. Host code only.
+#define FUSEDGA_EXPECTS(cond, msg)                                                            \
+  do {                                                                                        \
+    if (!(cond))                                                                              \
+      throw ::fusedga::error(std::string(__FILE__ ":") + std::to_string(__LINE__) + ": " + (msg)); \
+  } while (0)

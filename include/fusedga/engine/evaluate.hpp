@@ -1,0 +1,39 @@
+#pragma once
+/// @file evaluate.hpp
+/// Fused evaluation: objective, every constraint and the total violation of
+/// one individual in one pass, then its rank key. No temporaries.
+
+#include <type_traits>
+
+#include "fusedga/core/constraint_sink.hpp"
+#include "fusedga/core/gene_view.hpp"
+#include "fusedga/core/macros.hpp"
+#include "fusedga/core/problem_traits.hpp"
+#include "fusedga/core/rank_key.hpp"
+#include "fusedga/engine/kernel_params.hpp"
+
+namespace fusedga::detail {
+
+/// Objective, violation and rank key of the individual whose gene j is at `x[j * Stride]`.
+template <int Stride, class Problem>
+FUSEDGA_HD inline void evaluate_one(const kernel_params<Problem>& kp, const gene_t<Problem>* x,
+                                    fitness_t<Problem>& objective, fitness_t<Problem>& violation,
+                                    rank_key_t<fitness_t<Problem>>& key) {
+  using F = fitness_t<Problem>;
+  const gene_view<gene_t<Problem>, Stride> xv{x};
+  const F obj = static_cast<F>(kp.problem.objective(xv));
+  F v = F(0);
+  if constexpr (has_inequalities<Problem>::value) {
+    auto g = inequality_sink(&v);
+    kp.problem.inequalities(xv, g);
+  }
+  if constexpr (has_equalities<Problem>::value) {
+    auto h = equality_sink(&v, kp.equality_tolerance);
+    kp.problem.equalities(xv, h);
+  }
+  objective = obj;
+  violation = v;
+  key = make_rank_key(obj, v, sense_of<Problem>(), kp.rule, kp.penalty_weight);
+}
+
+}  // namespace fusedga::detail

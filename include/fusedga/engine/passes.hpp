@@ -1,0 +1,178 @@
+#pragma once
+/// @file passes.hpp
+/// The per-tile passes of a generation. Each is one call per tile index, so a
+/// backend only has to run `tile(t)` for all t; each writes a tile summary.
+///
+///  - `init_tile`: uniform random genes in the bounds, then evaluation.
+///  - `evaluate_tile`: evaluation only (objective, violation, rank key).
+///  - `offspring_tile`: the fused offspring pass — tournament selection →
+///    crossover → mutation → repair → evaluation → write, with the child's
+///    genes never re-read from memory to be evaluated.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "fusedga/core/population.hpp"
+#include "fusedga/core/rng.hpp"
+#include "fusedga/engine/evaluate.hpp"
+#include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/engine/tile_summary.hpp"
+#include "fusedga/engine/variation.hpp"
+#include "fusedga/operators/tournament.hpp"
+#include "fusedga/operators/uniform_reset_mutation.hpp"
+
+namespace fusedga::detail {
+
+/// Individuals per evaluation tile (the same slot count as an offspring tile).
+inline constexpr std::size_t kTileSlots = 2 * kTilePairs;
+
+/// Where tile summaries go: totals[t] and best[t * capacity ...].
+template <class Key>
+struct summary_sink {
+  tile_totals* totals;
+  ranked_slot<Key>* best;
+  std::size_t capacity;
+};
+
+/// Evaluates slots [begin, end) of `pop` in place (structure-of-arrays staging for short genomes).
+template <class Problem>
+inline void evaluate_slots(const kernel_params<Problem>& kp, const population_view<gene_t<Problem>, fitness_t<Problem>>& pop,
+                           std::size_t begin, std::size_t end) {
+  using G = gene_t<Problem>;
+  const int d = kp.dimension;
+  if (staged_layout<G>(d) && end - begin == kTileSlots) {
+    constexpr int L = static_cast<int>(kTileSlots);
+    alignas(64) G x[kStagedGenomeBytes / sizeof(G) * L];
+    const G* FUSEDGA_RESTRICT rows = pop.row(begin);
+    for (int j = 0; j < d; ++j)
+      for (int l = 0; l < L; ++l) x[j * L + l] = rows[static_cast<std::size_t>(l) * d + j];
+    auto* FUSEDGA_RESTRICT obj = pop.objective + begin;
+    auto* FUSEDGA_RESTRICT vio = pop.violation + begin;
+    auto* FUSEDGA_RESTRICT key = pop.rank_key + begin;
+    for (int l = 0; l < L; ++l) evaluate_one<L>(kp, x + l, obj[l], vio[l], key[l]);
+  } else {
+    for (std::size_t i = begin; i < end; ++i)
+      evaluate_one<1>(kp, pop.row(i), pop.objective[i], pop.violation[i], pop.rank_key[i]);
+  }
+}
+
+/// Tile t of the evaluation-only pass over the whole population.
+template <class Problem>
+inline void evaluate_tile(const kernel_params<Problem>& kp, const population_view<gene_t<Problem>, fitness_t<Problem>>& pop,
+                          std::size_t t, const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
+  const std::size_t begin = t * kTileSlots;
+  const std::size_t end = begin + kTileSlots < pop.size ? begin + kTileSlots : pop.size;
+  evaluate_slots(kp, pop, begin, end);
+  summarize_slots(pop, begin, end, out.totals[t], out.best + t * out.capacity, out.capacity);
+}
+
+/// Tile t of the initial population: genes uniform in the bounds (stream::init), then evaluated.
+template <class Problem>
+inline void init_tile(const kernel_params<Problem>& kp, const population_view<gene_t<Problem>, fitness_t<Problem>>& pop,
+                      std::size_t t, const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
+  using G = gene_t<Problem>;
+  const std::size_t begin = t * kTileSlots;
+  const std::size_t end = begin + kTileSlots < pop.size ? begin + kTileSlots : pop.size;
+  const int d = kp.dimension;
+  for (std::size_t i = begin; i < end; ++i) {
+    G* FUSEDGA_RESTRICT row = pop.row(i);
+    for (int j = 0; j < d; ++j) {
+      const draws4 r = kp.rng(static_cast<std::uint32_t>(i), 0, stream::init, static_cast<std::uint32_t>(j / 4));
+      row[j] = uniform_reset_mutation::draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j % 4]);
+    }
+  }
+  evaluate_tile(kp, pop, t, out);
+}
+
+/// Plans P pairs: tournament winners, the pair-level crossover decision and k-point cut points.
+template <int P, class Problem, class Key>
+inline void plan_pairs(const kernel_params<Problem>& kp, const Key* keys, std::uint32_t first_pair,
+                       std::uint32_t generation, pair_plan<P>& plan) {
+  const auto select = [&](auto tour) {
+    for (int l = 0; l < P; ++l) tour(keys, kp.population, kp.rng, first_pair + l, generation, plan.parent1[l], plan.parent2[l]);
+  };
+  if (kp.tournament_size == 2) select(tournament<2>{2});
+  else select(tournament<0>{kp.tournament_size});
+  for (int l = 0; l < P; ++l) {
+    const draws4 r = kp.rng(first_pair + l, generation, stream::pair, 0);
+    plan.crosses[l] = coin<double>(r.v[0], kp.crossover_rate) ? 1 : 0;
+    int lo, hi;
+    kp.point_op.cuts(r, kp.dimension, lo, hi);
+    plan.cut_lo[l] = lo;
+    plan.cut_hi[l] = hi;
+  }
+}
+
+/**
+ * Tile t of the fused offspring pass: pairs [t·kTilePairs, ...) of generation
+ * `generation` (>= 1) read parents from `src` and write children to slots
+ * E + 2·pair (+1) of `dst`. Elite slots [0, E) are not touched.
+ */
+template <class Problem>
+inline void offspring_tile(const kernel_params<Problem>& kp, const population_view<gene_t<Problem>, fitness_t<Problem>>& src,
+                           const population_view<gene_t<Problem>, fitness_t<Problem>>& dst, std::uint32_t generation,
+                           std::size_t t, const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
+  using G = gene_t<Problem>;
+  constexpr int P = kTilePairs;
+  const int d = kp.dimension;
+  const std::size_t n = kp.population;
+  const std::uint32_t first_pair = static_cast<std::uint32_t>(t) * P;
+  const std::size_t first_slot = kp.elitism + 2 * static_cast<std::size_t>(first_pair);
+  const std::size_t end_slot = first_slot + 2 * P < n ? first_slot + 2 * P : n;
+
+  pair_plan<P> plan;
+  plan_pairs<P>(kp, src.rank_key, first_pair, generation, plan);
+  const std::uint32_t* p1 = plan.parent1;
+  const std::uint32_t* p2 = plan.parent2;
+
+  if (staged_layout<G>(d)) {
+    // Structure-of-arrays tile: gather parents, vary, evaluate from the tile, scatter.
+    alignas(64) G c1[kStagedGenomeBytes / sizeof(G) * P];
+    alignas(64) G c2[kStagedGenomeBytes / sizeof(G) * P];
+    for (int j = 0; j < d; ++j)
+      for (int l = 0; l < P; ++l) {
+        c1[j * P + l] = src.genes[static_cast<std::size_t>(p1[l]) * d + j];
+        c2[j * P + l] = src.genes[static_cast<std::size_t>(p2[l]) * d + j];
+      }
+    vary<P>(kp, first_pair, generation, plan, c1, c2);
+    using F = fitness_t<Problem>;
+    using K = rank_key_t<F>;
+    F obj[2 * P], vio[2 * P];
+    K key[2 * P];
+    for (int l = 0; l < P; ++l) {
+      evaluate_one<P>(kp, c1 + l, obj[2 * l], vio[2 * l], key[2 * l]);
+      evaluate_one<P>(kp, c2 + l, obj[2 * l + 1], vio[2 * l + 1], key[2 * l + 1]);
+    }
+    const int count = static_cast<int>(end_slot - first_slot);
+    for (int c = 0; c < count; ++c) {
+      const std::size_t s = first_slot + c;
+      const G* tile = (c % 2 == 0 ? c1 : c2) + c / 2;
+      G* FUSEDGA_RESTRICT row = dst.row(s);
+      for (int j = 0; j < d; ++j) row[j] = tile[j * P];
+      dst.objective[s] = obj[c];
+      dst.violation[s] = vio[c];
+      dst.rank_key[s] = key[c];
+    }
+  } else {
+    // Long genomes: children are built in place in their destination rows
+    // (the spare row N takes the unpaired last child), SIMD lanes = genes.
+    const std::uint32_t last_pair = first_pair + P < kp.pairs() ? first_pair + P : kp.pairs();
+    for (std::uint32_t pr = first_pair; pr < last_pair; ++pr) {
+      const int l = static_cast<int>(pr - first_pair);
+      const std::size_t s = kp.elitism + 2 * static_cast<std::size_t>(pr);
+      G* r1 = dst.row(s);
+      G* r2 = dst.row(s + 1);
+      std::memcpy(r1, src.row(p1[l]), sizeof(G) * d);
+      std::memcpy(r2, src.row(p2[l]), sizeof(G) * d);
+      pair_plan<1> one{{p1[l]}, {p2[l]}, {plan.crosses[l]}, {plan.cut_lo[l]}, {plan.cut_hi[l]}};
+      vary<1>(kp, pr, generation, one, r1, r2);
+      evaluate_one<1>(kp, r1, dst.objective[s], dst.violation[s], dst.rank_key[s]);
+      evaluate_one<1>(kp, r2, dst.objective[s + 1], dst.violation[s + 1], dst.rank_key[s + 1]);
+    }
+  }
+  summarize_slots(dst, first_slot, end_slot, out.totals[t], out.best + t * out.capacity, out.capacity);
+}
+
+}  // namespace fusedga::detail

@@ -1,0 +1,45 @@
+#pragma once
+/// @file result.hpp
+/// What `fusedga::solve` returns.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fusedga/engine/generation_stats.hpp"
+
+namespace fusedga {
+
+/// Why a run ended.
+enum class stop_reason { generations, target, stall, time_limit, interrupted };
+
+/// "generations", "target", "stall", "time_limit" or "interrupted" (the result JSON's `stop_reason`).
+inline const char* to_string(stop_reason r) {
+  switch (r) {
+    case stop_reason::generations: return "generations";
+    case stop_reason::target: return "target";
+    case stop_reason::stall: return "stall";
+    case stop_reason::time_limit: return "time_limit";
+    case stop_reason::interrupted: return "interrupted";
+  }
+  return "unknown";
+}
+
+/**
+ * Outcome of a run: the best individual ever seen under the run's ranking
+ * (feasibility rules or penalty), counters and history.
+ */
+struct Result {
+  std::vector<double> best_genes;          ///< d genes of the best individual (integers converted exactly)
+  std::vector<std::string> variable_names; ///< d names, from the problem
+  double objective = 0;                    ///< its objective, in the problem's sense
+  double violation = 0;                    ///< its total violation, >= 0
+  bool feasible = false;                   ///< violation == 0
+  int generations = 0;                     ///< generations run (not counting the initial population)
+  std::uint64_t evaluations = 0;           ///< objective evaluations performed
+  double wall_time_s = 0;                  ///< wall time of the whole run, seconds
+  stop_reason reason = stop_reason::generations;
+  std::vector<generation_stats> history;   ///< one row per generation, generation 0 first
+};
+
+}  // namespace fusedga

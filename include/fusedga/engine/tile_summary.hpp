@@ -1,0 +1,62 @@
+#pragma once
+/// @file tile_summary.hpp
+/// Per-tile partial statistics, written by each tile and combined on the host
+/// in tile order, so statistics and elite choice are identical for every
+/// thread count.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "fusedga/core/population.hpp"
+
+namespace fusedga::detail {
+
+/// A candidate for elitism / best: its rank key and slot in the population.
+template <class Key>
+struct ranked_slot {
+  Key key;
+  std::uint32_t slot;
+  friend bool operator<(const ranked_slot& a, const ranked_slot& b) {
+    return a.key < b.key || (a.key == b.key && a.slot < b.slot);
+  }
+};
+
+/// Sum, feasible count and count of one tile; its best `capacity` slots live in a separate array.
+struct tile_totals {
+  double objective_sum;
+  std::uint32_t feasible;
+  std::uint32_t count;
+};
+
+/**
+ * Summarizes slots [begin, end) of `pop`: writes totals and the best
+ * `capacity` slots (ascending by key, then slot) into `best` (capacity
+ * entries; unused ones get the worst key). O((end−begin)·capacity).
+ */
+template <class Gene, class Fitness>
+inline void summarize_slots(const population_view<Gene, Fitness>& pop, std::size_t begin, std::size_t end,
+                            tile_totals& totals, ranked_slot<rank_key_t<Fitness>>* best, std::size_t capacity) {
+  using Key = rank_key_t<Fitness>;
+  double sum = 0;
+  std::uint32_t feasible = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    sum += static_cast<double>(pop.objective[i]);
+    feasible += pop.violation[i] == Fitness(0) ? 1u : 0u;
+  }
+  totals = {sum, feasible, static_cast<std::uint32_t>(end - begin)};
+  std::size_t filled = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    const ranked_slot<Key> c{pop.rank_key[i], static_cast<std::uint32_t>(i)};
+    if (filled == capacity && !(c < best[capacity - 1])) continue;
+    std::size_t pos = filled < capacity ? filled++ : capacity - 1;
+    while (pos > 0 && c < best[pos - 1]) {
+      best[pos] = best[pos - 1];
+      --pos;
+    }
+    best[pos] = c;
+  }
+  for (std::size_t k = filled; k < capacity; ++k) best[k] = {~Key(0), ~std::uint32_t(0)};
+}
+
+}  // namespace fusedga::detail

@@ -1,0 +1,61 @@
+#pragma once
+/// @file sbx.hpp
+/// Simulated binary crossover with bounds (Deb & Agrawal 1995, "Simulated
+/// binary crossover for continuous search space", Complex Systems 9; the
+/// bounded form of Deb's NSGA-II code, as in pymoo).
+
+#include <cmath>
+
+#include "fusedga/core/macros.hpp"
+#include "fusedga/core/rng.hpp"
+#include "fusedga/core/simd_math.hpp"
+
+namespace fusedga {
+
+/**
+ * SBX on one gene of one pair, in place: (a, b) parents in, children out.
+ *
+ * With probability 1/2 (gene.v[0]) the gene is crossed: the spread factor
+ * β_q is drawn from the polynomial distribution of index `eta` truncated to
+ * [lo, hi], so children always lie in the bounds; with probability 1/2
+ * (gene.v[2]) the two children are swapped. Genes whose parents differ by
+ * less than 1e-14 are copied. Children are clamped to [lo, hi] against
+ * rounding. Branch-free, so a tile loop of it vectorizes (4 pow per gene).
+ * Larger `eta` (typ. 2..30) keeps children closer to their parents.
+ * Real must be float or double. Pure; thread-safe.
+ */
+struct sbx {
+  double eta;  ///< distribution index, >= 0
+
+  template <class Real>
+  FUSEDGA_HD FUSEDGA_INLINE void operator()(Real& a, Real& b, Real lo, Real hi, const draws4& gene) const {
+    const Real e = Real(eta);
+    const Real y1 = a < b ? a : b;
+    const Real y2 = a < b ? b : a;
+    const Real dy = y2 - y1;
+    const Real u = unit<Real>(gene.v[1]);
+    const Real inv = Real(1) / (e + Real(1));
+    // child near y1, spread limited by the lower bound
+    const Real beta1 = Real(1) + Real(2) * (y1 - lo) / dy;
+    const Real alpha1 = Real(2) - pow_nonneg(beta1, -(e + Real(1)));
+    const Real base1 = u <= Real(1) / alpha1 ? u * alpha1 : Real(1) / (Real(2) - u * alpha1);
+    const Real betaq1 = pow_nonneg(base1, inv);
+    Real c1 = Real(0.5) * ((y1 + y2) - betaq1 * dy);
+    // child near y2, spread limited by the upper bound
+    const Real beta2 = Real(1) + Real(2) * (hi - y2) / dy;
+    const Real alpha2 = Real(2) - pow_nonneg(beta2, -(e + Real(1)));
+    const Real base2 = u <= Real(1) / alpha2 ? u * alpha2 : Real(1) / (Real(2) - u * alpha2);
+    const Real betaq2 = pow_nonneg(base2, inv);
+    Real c2 = Real(0.5) * ((y1 + y2) + betaq2 * dy);
+    c1 = c1 < lo ? lo : (c1 > hi ? hi : c1);
+    c2 = c2 < lo ? lo : (c2 > hi ? hi : c2);
+    const bool cross = (gene.v[0] >> 31) != 0 && dy > Real(1e-14);
+    const bool swap = (gene.v[2] >> 31) != 0;
+    const Real na = swap ? c2 : c1;
+    const Real nb = swap ? c1 : c2;
+    a = cross ? na : a;
+    b = cross ? nb : b;
+  }
+};
+
+}  // namespace fusedga

@@ -1,0 +1,39 @@
+#pragma once
+/// @file gene_sum.hpp
+/// Seed example 1: the throughput workload — sum of small integer genes.
+
+#include <cstdint>
+
+#include <fusedga/core/bounds.hpp>
+#include <fusedga/core/macros.hpp>
+#include <fusedga/core/sense.hpp>
+
+namespace fusedga::problems {
+
+/**
+ * Maximize the sum of d int8 genes, each in [1, 24]. Optimum 24·d. The
+ * seeds run it with d = 1000 at 900,000 individuals (900 MB of genes): a
+ * memory-bandwidth benchmark more than an optimization problem.
+ * `Fitness` (float or double) is the objective's storage type; both are exact
+ * up to d = 699,050.
+ */
+template <class Fitness = double>
+struct GeneSum {
+  using gene_type = std::int8_t;
+  using fitness_type = Fitness;
+  static constexpr Sense sense = Sense::maximize;
+
+  int genes = 1000;  ///< d >= 1
+
+  int dimension() const { return genes; }
+  Bounds<std::int8_t> bounds() const { return Bounds<std::int8_t>::uniform(genes, 1, 24); }
+
+  template <class X>
+  FUSEDGA_HD double objective(const X& x) const {
+    std::int32_t s = 0;
+    for (int j = 0; j < genes; ++j) s += x[j];
+    return s;
+  }
+};
+
+}  // namespace fusedga::problems
