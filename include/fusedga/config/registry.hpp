@@ -3,6 +3,7 @@
 /// Built-in problems by name: the one place where problem types are erased,
 /// at the host boundary (pagmo2 style). Kernels never see this layer.
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -48,6 +49,13 @@ const std::vector<problem_entry>& builtin_problems();
 
 /// The entry named `name`, or nullptr.
 const problem_entry* find_problem(const std::string& name);
+
+/**
+ * The backend that `requested` means in this build: `automatic` becomes
+ * `cuda` when built and a GPU is present, else `tbb` (with a one-line
+ * `notice`). @throws backend_unavailable for a backend that is not built.
+ */
+backend_kind resolve_backend(backend_kind requested, std::string* notice = nullptr);
 
 /// Runs `cfg` through the registry: resolves `backend: auto`, checks the
 /// backend is built (@throws backend_unavailable listing the built ones) and

@@ -88,13 +88,36 @@ inline void init_tile(const kernel_params<Problem>& kp, const population_view<ge
 
 /// Plans P pairs: tournament winners, the pair-level crossover decision and k-point cut points.
 template <int P, class Problem, class Key>
-inline void plan_pairs(const kernel_params<Problem>& kp, const Key* keys, std::uint32_t first_pair,
-                       std::uint32_t generation, pair_plan<P>& plan) {
-  const auto select = [&](auto tour) {
+inline void plan_pairs(const kernel_params<Problem>& kp, const Key* keys, const gene_t<Problem>* parent_rows,
+                       std::uint32_t first_pair, std::uint32_t generation, pair_plan<P>& plan) {
+  if (kp.tournament_size == 2 && P > 1) {
+    // Binary tournament in phases: all candidates (vectorized Philox), then all
+    // key loads back to back (many cache misses in flight), then the compares.
+    const tournament<2> tour{2};
+    std::uint32_t cand[4][P];
+    Key key[4][P];
+    for (int l = 0; l < P; ++l) {
+      const draws4 r = kp.rng(first_pair + l, generation, stream::select, 0);
+      for (int c = 0; c < 4; ++c) cand[c][l] = below(r.v[c], kp.population);
+    }
+    for (int c = 0; c < 4; ++c)
+      for (int l = 0; l < P; ++l) key[c][l] = keys[cand[c][l]];
+    for (int l = 0; l < P; ++l) {
+      plan.parent1[l] = key[1][l] < key[0][l] ? cand[1][l] : cand[0][l];
+      plan.parent2[l] = key[3][l] < key[2][l] ? cand[3][l] : cand[2][l];
+    }
+    (void)tour;
+#if defined(__GNUC__)
+    // Start the parents' (random) row loads now; the pair draws below hide their latency.
+    for (int l = 0; l < P; ++l) {
+      __builtin_prefetch(parent_rows + static_cast<std::size_t>(plan.parent1[l]) * kp.dimension);
+      __builtin_prefetch(parent_rows + static_cast<std::size_t>(plan.parent2[l]) * kp.dimension);
+    }
+#endif
+  } else {
+    const tournament<0> tour{kp.tournament_size};
     for (int l = 0; l < P; ++l) tour(keys, kp.population, kp.rng, first_pair + l, generation, plan.parent1[l], plan.parent2[l]);
-  };
-  if (kp.tournament_size == 2) select(tournament<2>{2});
-  else select(tournament<0>{kp.tournament_size});
+  }
   for (int l = 0; l < P; ++l) {
     const draws4 r = kp.rng(first_pair + l, generation, stream::pair, 0);
     plan.crosses[l] = coin<double>(r.v[0], kp.crossover_rate) ? 1 : 0;
@@ -123,7 +146,7 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
   const std::size_t end_slot = first_slot + 2 * P < n ? first_slot + 2 * P : n;
 
   pair_plan<P> plan;
-  plan_pairs<P>(kp, src.rank_key, first_pair, generation, plan);
+  plan_pairs<P>(kp, src.rank_key, src.genes, first_pair, generation, plan);
   const std::uint32_t* p1 = plan.parent1;
   const std::uint32_t* p2 = plan.parent2;
 

@@ -7,32 +7,31 @@
 
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/operators/mutation.hpp"
 
 namespace fusedga {
 
 /**
- * Creep mutation of gene j of both children, in place: with probability
- * `rate` the gene moves by a uniform integer step in [−step, +step] \ {0}
- * and is clamped to [lo, hi]. Integer genes only. Pure; thread-safe.
+ * Creep mutation (see mutation.hpp for the draw layout): the gene moves by a
+ * uniform integer step in [−step, +step] \ {0} and is clamped to [lo, hi].
+ * Integer genes only. Pure; thread-safe.
  */
 struct creep_mutation {
   double rate;  ///< per-gene probability in [0, 1]
   int step;     ///< maximal step, >= 1
 
   template <class Gene>
-  FUSEDGA_HD FUSEDGA_INLINE Gene creep(Gene y, Gene lo, Gene hi, std::uint32_t u) const {
+  FUSEDGA_HD FUSEDGA_INLINE Gene perturb(Gene y, Gene lo, Gene hi, const draws4& m, int child) const {
+    const std::uint32_t u = child == 0 ? m.v[1] : m.v[3];
     const int k = static_cast<int>(below(u, 2u * static_cast<std::uint32_t>(step)));  // [0, 2s)
     const int delta = k < step ? k - step : k - step + 1;                             // [-s, -1] ∪ [1, s]
-    const std::int64_t m = static_cast<std::int64_t>(y) + delta;
-    return static_cast<Gene>(m < lo ? lo : (m > hi ? hi : m));
+    const std::int64_t moved = static_cast<std::int64_t>(y) + delta;
+    return static_cast<Gene>(moved < lo ? lo : (moved > hi ? hi : moved));
   }
 
   template <class Gene>
   FUSEDGA_HD FUSEDGA_INLINE void operator()(Gene& c1, Gene& c2, Gene lo, Gene hi, const draws4& m) const {
-    const Gene n1 = creep(c1, lo, hi, m.v[1]);
-    const Gene n2 = creep(c2, lo, hi, m.v[3]);
-    c1 = coin<double>(m.v[0], rate) ? n1 : c1;
-    c2 = coin<double>(m.v[2], rate) ? n2 : c2;
+    mutate_pair(*this, c1, c2, lo, hi, m);
   }
 };
 

@@ -20,41 +20,54 @@ namespace fusedga {
  * [lo, hi], so children always lie in the bounds; with probability 1/2
  * (gene.v[2]) the two children are swapped. Genes whose parents differ by
  * less than 1e-14 are copied. Children are clamped to [lo, hi] against
- * rounding. Branch-free, so a tile loop of it vectorizes (4 pow per gene).
+ * rounding. Branch-free, so a tile loop of it vectorizes (4 exp + 4 log per
+ * crossed gene). CPU tiles call `crosses` and `cross` separately so that
+ * only crossed genes pay for the math.
  * Larger `eta` (typ. 2..30) keeps children closer to their parents.
  * Real must be float or double. Pure; thread-safe.
  */
 struct sbx {
   double eta;  ///< distribution index, >= 0
 
+  /// Whether gene draws `gene` cross a gene whose parents differ by `spread` (= |a − b|).
   template <class Real>
-  FUSEDGA_HD FUSEDGA_INLINE void operator()(Real& a, Real& b, Real lo, Real hi, const draws4& gene) const {
+  FUSEDGA_HD FUSEDGA_INLINE static bool crosses(const draws4& gene, Real spread) {
+    return (gene.v[0] >> 31) != 0 && spread > Real(1e-14);
+  }
+
+  /// The crossing itself: children of (a, b) from u = unit(u_bits), swapped when `swap`.
+  template <class Real>
+  FUSEDGA_HD FUSEDGA_INLINE void cross(Real& a, Real& b, Real lo, Real hi, std::uint32_t u_bits, bool swap) const {
     const Real e = Real(eta);
     const Real y1 = a < b ? a : b;
     const Real y2 = a < b ? b : a;
     const Real dy = y2 - y1;
-    const Real u = unit<Real>(gene.v[1]);
+    const Real u = unit<Real>(u_bits);
     const Real inv = Real(1) / (e + Real(1));
     // child near y1, spread limited by the lower bound
     const Real beta1 = Real(1) + Real(2) * (y1 - lo) / dy;
     const Real alpha1 = Real(2) - pow_nonneg(beta1, -(e + Real(1)));
     const Real base1 = u <= Real(1) / alpha1 ? u * alpha1 : Real(1) / (Real(2) - u * alpha1);
-    const Real betaq1 = pow_nonneg(base1, inv);
-    Real c1 = Real(0.5) * ((y1 + y2) - betaq1 * dy);
+    Real c1 = Real(0.5) * ((y1 + y2) - pow_nonneg(base1, inv) * dy);
     // child near y2, spread limited by the upper bound
     const Real beta2 = Real(1) + Real(2) * (hi - y2) / dy;
     const Real alpha2 = Real(2) - pow_nonneg(beta2, -(e + Real(1)));
     const Real base2 = u <= Real(1) / alpha2 ? u * alpha2 : Real(1) / (Real(2) - u * alpha2);
-    const Real betaq2 = pow_nonneg(base2, inv);
-    Real c2 = Real(0.5) * ((y1 + y2) + betaq2 * dy);
+    Real c2 = Real(0.5) * ((y1 + y2) + pow_nonneg(base2, inv) * dy);
     c1 = c1 < lo ? lo : (c1 > hi ? hi : c1);
     c2 = c2 < lo ? lo : (c2 > hi ? hi : c2);
-    const bool cross = (gene.v[0] >> 31) != 0 && dy > Real(1e-14);
-    const bool swap = (gene.v[2] >> 31) != 0;
-    const Real na = swap ? c2 : c1;
-    const Real nb = swap ? c1 : c2;
-    a = cross ? na : a;
-    b = cross ? nb : b;
+    a = swap ? c2 : c1;
+    b = swap ? c1 : c2;
+  }
+
+  /// SBX of one gene: crossed with probability 1/2 (gene.v[0]), u from gene.v[1], swap from gene.v[2].
+  template <class Real>
+  FUSEDGA_HD FUSEDGA_INLINE void operator()(Real& a, Real& b, Real lo, Real hi, const draws4& gene) const {
+    Real na = a, nb = b;
+    cross(na, nb, lo, hi, gene.v[1], (gene.v[2] >> 31) != 0);
+    const bool go = crosses(gene, a < b ? b - a : a - b);
+    a = go ? na : a;
+    b = go ? nb : b;
   }
 };
 

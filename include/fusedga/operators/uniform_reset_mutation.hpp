@@ -8,17 +8,19 @@
 
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/operators/mutation.hpp"
 
 namespace fusedga {
 
 /**
- * Uniform reset of gene j of both children, in place: with probability `rate`
- * the gene is replaced by a uniform value in [lo, hi] (integers: each value
- * equally likely, up to 2^-32 bias). Any gene type. Pure; thread-safe.
+ * Uniform reset (see mutation.hpp for the draw layout): the gene is replaced
+ * by a uniform value in [lo, hi] (integers: each value equally likely, up to
+ * 2^-32 bias). Any gene type. Pure; thread-safe.
  */
 struct uniform_reset_mutation {
   double rate;  ///< per-gene probability in [0, 1]
 
+  /// A uniform gene in [lo, hi] from 32 random bits (also used to create the initial population).
   template <class Gene>
   FUSEDGA_HD FUSEDGA_INLINE static Gene draw(Gene lo, Gene hi, std::uint32_t u) {
     if constexpr (std::is_floating_point_v<Gene>) {
@@ -30,11 +32,13 @@ struct uniform_reset_mutation {
   }
 
   template <class Gene>
+  FUSEDGA_HD FUSEDGA_INLINE Gene perturb(Gene, Gene lo, Gene hi, const draws4& m, int child) const {
+    return draw(lo, hi, child == 0 ? m.v[1] : m.v[3]);
+  }
+
+  template <class Gene>
   FUSEDGA_HD FUSEDGA_INLINE void operator()(Gene& c1, Gene& c2, Gene lo, Gene hi, const draws4& m) const {
-    const Gene n1 = draw(lo, hi, m.v[1]);
-    const Gene n2 = draw(lo, hi, m.v[3]);
-    c1 = coin<double>(m.v[0], rate) ? n1 : c1;
-    c2 = coin<double>(m.v[2], rate) ? n2 : c2;
+    mutate_pair(*this, c1, c2, lo, hi, m);
   }
 };
 

@@ -1,0 +1,147 @@
+// ga-run: solve a problem described by a YAML config (DESIGN.md, "YAML config").
+// Thin: parses arguments, calls the library, prints and writes results.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "fusedga/config/registry.hpp"
+#include "fusedga/config/run_config.hpp"
+#include "fusedga/core/error.hpp"
+#include "fusedga/report/atomic_file.hpp"
+#include "fusedga/report/result_writer.hpp"
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_sigint(int) {
+  g_interrupted.store(true);
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+/// Live progress on a terminal, at most ~10 updates per second; nothing when piped.
+class progress_line {
+ public:
+  progress_line(bool enabled, int generations) : enabled_(enabled), generations_(generations) {}
+  void update(const fusedga::generation_stats& s) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (s.generation != 0 && s.generation != generations_ && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    const double rate = s.elapsed_s > 0 ? static_cast<double>(s.evaluations) / s.elapsed_s : 0.0;
+    std::fprintf(stderr, "\rgeneration %d/%d  best %.10g  feasible %5.1f%%  %.3g evals/s   ", s.generation, generations_,
+                 s.best_objective, 100.0 * s.feasible_fraction, rate);
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  void finish() {
+    if (shown_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  bool enabled_;
+  int generations_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+void print_summary(const fusedga::Result& r, const fusedga::run_info& info) {
+  fmt::print("problem      {}\n", info.problem);
+  fmt::print("backend      {} ({} thread{}), {}\n", info.backend, info.threads, info.threads == 1 ? "" : "s",
+             info.precision);
+  fmt::print("generations  {} (stop: {})\n", r.generations, fusedga::to_string(r.reason));
+  fmt::print("evaluations  {}\n", r.evaluations);
+  fmt::print("time         {:.3f} s\n", r.wall_time_s);
+  fmt::print("best         {:.10g}\n", r.objective);
+  fmt::print("violation    {:.6g}\n", r.violation);
+  fmt::print("feasible     {}\n", r.feasible ? "yes" : "no");
+  constexpr std::size_t shown = 20;
+  for (std::size_t j = 0; j < r.best_genes.size() && j < shown; ++j)
+    fmt::print("  {} = {:.10g}\n", r.variable_names[j], r.best_genes[j]);
+  if (r.best_genes.size() > shown)
+    fmt::print("  ... ({} more genes; write them with --out)\n", r.best_genes.size() - shown);
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"ga-run: solve a problem with FusedGA's fused genetic algorithm"};
+  std::string config_path;
+  std::string backend;
+  std::vector<std::string> overrides;
+  std::string out_path, history_path;
+  bool quiet = false, list = false;
+  app.add_option("config", config_path, "YAML config (default: the embedded seed example 2)");
+  app.add_option("--backend", backend, "serial | tbb | cuda | auto (overrides the config)")
+      ->check(CLI::IsMember({"serial", "tbb", "cuda", "auto"}));
+  app.add_option("--set", overrides, "override a config value: key.path=value (repeatable)");
+  app.add_option("--out", out_path, "write the result JSON here (atomically)");
+  app.add_option("--history", history_path, "write the per-generation history CSV here (atomically)");
+  app.add_flag("--quiet,-q", quiet, "print nothing but errors");
+  app.add_flag("--list", list, "list the built-in problems and exit");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  if (list) {
+    for (const auto& p : fusedga::builtin_problems()) fmt::print("{:40} {}\n", p.name, p.description);
+    return 0;
+  }
+  if (!backend.empty()) overrides.push_back("backend=" + backend);
+  fusedga::run_config cfg = config_path.empty()
+                                ? fusedga::parse_config(fusedga::default_config_yaml(), "<embedded default>", overrides)
+                                : fusedga::load_config(config_path, overrides);
+  if (!out_path.empty()) cfg.output.result = out_path;
+  if (!history_path.empty()) cfg.output.history = history_path;
+
+  std::string notice;
+  cfg.backend = fusedga::resolve_backend(cfg.backend, &notice);
+  if (!notice.empty() && !quiet) fmt::print(stderr, "{}\n", notice);
+
+  progress_line progress(!quiet && ::isatty(STDERR_FILENO) != 0, cfg.ga.generations);
+  fusedga::run_hooks hooks;
+  hooks.on_generation = [&](const fusedga::generation_stats& s) { progress.update(s); };
+  hooks.interrupt = &g_interrupted;
+  std::signal(SIGINT, on_sigint);
+  int threads = 1;
+  const fusedga::Result result = fusedga::run(cfg, hooks, &threads);
+  progress.finish();
+
+  const fusedga::run_info info{cfg.problem.builtin, fusedga::to_string(cfg.backend), threads,
+                               fusedga::to_string(cfg.precision), cfg.ga.seed};
+  if (cfg.output.result) fusedga::write_file_atomic(*cfg.output.result, fusedga::result_json(result, info));
+  if (cfg.output.history) fusedga::write_file_atomic(*cfg.output.history, fusedga::history_csv(result));
+  if (!quiet) print_summary(result, info);
+  if (result.reason == fusedga::stop_reason::interrupted) {
+    if (!quiet) fmt::print(stderr, "interrupted: stopped after generation {}; results so far written\n", result.generations);
+    return 130;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const fusedga::config_error& e) {
+    fmt::print(stderr, "ga-run: {}\n", e.what());
+    return 2;
+  } catch (const fusedga::backend_unavailable& e) {
+    fmt::print(stderr, "ga-run: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "ga-run: error: {}\n", e.what());
+    return 1;
+  } catch (...) {
+    fmt::print(stderr, "ga-run: unknown error\n");
+    return 1;
+  }
+}

@@ -1,0 +1,29 @@
+#pragma once
+/// @file result_writer.hpp
+/// The result JSON (DESIGN.md, "Runs and results") and the history CSV of `ga-run`.
+
+#include <string>
+
+#include "fusedga/config/run_config.hpp"
+#include "fusedga/engine/result.hpp"
+
+namespace fusedga {
+
+/// Run metadata that the Result itself does not carry.
+struct run_info {
+  std::string problem;    ///< registry name
+  std::string backend;    ///< resolved backend ("serial", "tbb", ...)
+  int threads = 1;
+  std::string precision;  ///< "double" or "float"
+  std::uint64_t seed = 0;
+};
+
+/// Result JSON: problem, backend, threads, precision, seed, generations,
+/// evaluations, wall_time_s, stop_reason, best {objective, violation,
+/// feasible, genes {name: value}}, and the number of history rows.
+std::string result_json(const Result& r, const run_info& info);
+
+/// History CSV, one row per generation: generation,best_objective,best_violation,mean_objective,feasible_fraction,evaluations,elapsed_s
+std::string history_csv(const Result& r);
+
+}  // namespace fusedga

@@ -1,0 +1,60 @@
+#pragma once
+/// @file three_bar_truss.hpp
+/// Engineering benchmark: volume of a symmetric three-bar plane truss.
+
+#include <string>
+#include <vector>
+
+#include <fusedga/core/bounds.hpp>
+#include <fusedga/core/macros.hpp>
+#include <fusedga/core/sense.hpp>
+
+namespace fusedga::problems {
+
+/**
+ * Three-bar truss design (Ray & Saini 2001, Eng. Optim. 33; Ray & Liew
+ * 2003, IEEE Trans. Evol. Comput. 7(4)). Genes: 2 reals, layout (A1, A2) =
+ * cross-sectional areas of the outer bars (= A3 by symmetry) and of the
+ * middle bar, in cm².
+ *
+ * Minimize the volume f(x) = (2√2·A1 + A2)·l
+ * subject to (g_j(x) <= 0 satisfied)
+ *   g1 = (√2·A1 + A2) / (√2·A1² + 2·A1·A2)·P − σ
+ *   g2 = A2 / (√2·A1² + 2·A1·A2)·P − σ
+ *   g3 = 1 / (A1 + √2·A2)·P − σ
+ * with l = 100 cm, P = 2 kN/cm², σ = 2 kN/cm² and the box 0 <= A1, A2 <= 1.
+ *
+ * Optimum (g1 active; closed form): A1 = 1/2 + √3/6 ≈ 0.7886751346,
+ * A2 = 1/√6 ≈ 0.4082482905, f* = 100·(√2 + √6/2) ≈ 263.8958434, the
+ * best-known value 263.8958434 of Ray & Liew. At A1 = 0 the stresses g1, g2
+ * are +∞ (NaN when A1 = A2 = 0, where g3 = +∞ still makes the total
+ * violation +∞), so no such point is ever ranked feasible.
+ */
+template <class Real = double>
+struct ThreeBarTruss {
+  using gene_type = Real;
+  static constexpr Sense sense = Sense::minimize;
+
+  int dimension() const { return 2; }
+  int inequality_count() const { return 3; }
+  Bounds<Real> bounds() const { return Bounds<Real>({0, 0}, {1, 1}); }
+  std::vector<std::string> variable_names() const { return {"A1", "A2"}; }
+
+  template <class X>
+  FUSEDGA_HD double objective(const X& v) const {
+    const Real a1 = v[0], a2 = v[1];
+    return (Real(2) * Real(1.4142135623730951) * a1 + a2) * Real(100);
+  }
+  template <class X, class G>
+  FUSEDGA_HD void inequalities(const X& v, G& g) const {
+    const Real a1 = v[0], a2 = v[1];
+    const Real sqrt2 = Real(1.4142135623730951);
+    const Real p = Real(2), sigma = Real(2);
+    const Real den = sqrt2 * a1 * a1 + Real(2) * a1 * a2;
+    g[0] = (sqrt2 * a1 + a2) / den * p - sigma;
+    g[1] = a2 / den * p - sigma;
+    g[2] = Real(1) / (a1 + sqrt2 * a2) * p - sigma;
+  }
+};
+
+}  // namespace fusedga::problems

@@ -1,0 +1,289 @@
+/// @file parse_config.cpp
+/// YAML -> run_config (DESIGN.md, "YAML config"): one reader per section,
+/// each checking its keys first, then its values, with located errors.
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "config/yaml_helpers.hpp"
+#include "fusedga/config/registry.hpp"
+#include "fusedga/config/run_config.hpp"
+#include "fusedga/core/error.hpp"
+#include "fusedga/engine/validate.hpp"
+
+namespace fusedga {
+
+namespace {
+
+using detail::choice_list;
+using detail::located;
+using detail::yaml_map;
+
+const std::vector<std::string> top_level_keys = {"problem", "ga", "stop", "backend", "precision", "threads", "output"};
+const std::vector<std::string> builtin_problem_keys = {"builtin", "params"};
+const std::vector<std::string> expression_problem_keys = {"sense", "variables", "constants", "objective", "constraints"};
+const std::vector<std::string> ga_keys = {"population", "generations", "seed",    "selection",
+                                          "crossover",  "mutation",    "elitism", "constraint_handling"};
+const std::vector<std::string> selection_keys = {"type", "size"};
+const std::vector<std::string> crossover_keys = {"type", "rate", "eta", "alpha"};
+const std::vector<std::string> mutation_keys = {"type", "rate", "eta", "sigma", "step"};
+const std::vector<std::string> constraint_keys = {"type", "weight", "equality_tolerance"};
+const std::vector<std::string> stop_keys = {"target", "stall_generations", "time_limit_s"};
+const std::vector<std::string> output_keys = {"result", "history"};
+
+const char* const embedded_default = R"(# ga-run's embedded default: seed example 2, the constrained quadratic
+# (maximize x^2 + 2y^2 + 3z^2 + 4xy - 5yz  s.t.  x + y + z >= 3,  x^2 + z^2 <= 10).
+problem:
+  builtin: seed/constrained-quadratic
+  params: {}
+ga:
+  population: 10000
+  generations: 300
+  seed: 42
+  selection: {type: tournament, size: 2}
+  crossover: {type: sbx, rate: 0.9, eta: 15}
+  mutation: {type: polynomial, rate: auto, eta: 20}   # auto = 1/dimension
+  elitism: 2
+  constraint_handling: {type: feasibility-rules}
+stop: {target: null, stall_generations: null, time_limit_s: null}
+backend: auto       # serial | tbb | cuda | auto
+precision: double   # double | float
+threads: 0          # 0 = all cores
+output: {result: null, history: null}
+)";
+
+/// Choices named by their YAML spelling (`to_string`).
+template <class E>
+choice_list<E> by_name(const std::vector<E>& kinds) {
+  choice_list<E> out;
+  for (E k : kinds) out.emplace_back(to_string(k), k);
+  return out;
+}
+
+const std::vector<crossover_kind> all_crossovers = {crossover_kind::sbx, crossover_kind::blx_alpha,
+                                                    crossover_kind::uniform, crossover_kind::one_point,
+                                                    crossover_kind::two_point};
+const std::vector<mutation_kind> all_mutations = {mutation_kind::polynomial, mutation_kind::gaussian,
+                                                  mutation_kind::uniform_reset, mutation_kind::creep};
+
+/// "integer genes" or "real genes", for messages.
+const char* gene_kind_text(bool real_genes) { return real_genes ? "real genes" : "integer genes"; }
+
+std::vector<std::string> problem_names() {
+  std::vector<std::string> names;
+  for (const auto& p : builtin_problems()) names.push_back(p.name);
+  return names;
+}
+
+/// `problem:` — a built-in problem by registry name, and its parameters checked against the entry's specs.
+const problem_entry& read_problem(const std::optional<located>& section, const located& root, problem_config& out) {
+  const std::vector<std::string> names = problem_names();
+  const std::string missing_builtin = "expected a map with builtin: NAME, NAME one of (" + detail::join(names) + ")";
+  if (!section) root.source().fail("problem", root.mark(), missing_builtin + ", got nothing");
+
+  std::vector<std::string> all_keys = builtin_problem_keys;
+  all_keys.insert(all_keys.end(), expression_problem_keys.begin(), expression_problem_keys.end());
+  const yaml_map problem(*section, all_keys);
+  const std::optional<located> builtin = problem.get("builtin");
+  if (!builtin) {
+    problem.check_keys(all_keys);
+    for (const auto& key : problem.keys())
+      if (std::find(expression_problem_keys.begin(), expression_problem_keys.end(), key) !=
+          expression_problem_keys.end())
+        problem.self().fail("expression problems are not supported yet; use problem.builtin (one of: " +
+                            detail::join(names) + ")");
+    problem.self().fail(missing_builtin + ", got " + (section->is_null() ? "nothing" : "no builtin key"));
+  }
+  problem.check_keys(builtin_problem_keys);
+
+  out.builtin = detail::read_string(*builtin, "a built-in problem name");
+  const problem_entry* entry = find_problem(out.builtin);
+  if (!entry)
+    builtin->expected("a built-in problem, one of (" + detail::join(names) + ")", detail::did_you_mean(out.builtin, names));
+
+  std::vector<std::string> param_names;
+  out.params.clear();
+  for (const auto& spec : entry->params) {
+    param_names.push_back(spec.name);
+    out.params[spec.name] = spec.default_value;
+  }
+  if (const std::optional<located> given = problem.get("params")) {
+    const yaml_map params(*given, param_names);
+    if (param_names.empty() && !params.keys().empty())
+      params.fail_at_key(params.keys().front(), "unknown parameter, expected none (" + entry->name + " takes no parameters)");
+    params.check_keys(param_names, "parameter of " + entry->name);
+    for (const auto& spec : entry->params)
+      if (const std::optional<located> value = params.get(spec.name))
+        out.params[spec.name] = detail::read_number(
+            *value, spec.integer ? detail::integer_in(spec.min, spec.max) : detail::number_in(spec.min, spec.max));
+  }
+  return *entry;
+}
+
+/// `ga.selection:` — tournament of `size` in [1, population].
+void read_selection(const located& section, std::size_t population, selection_options& out) {
+  const yaml_map m(section, selection_keys);
+  m.check_keys(selection_keys);
+  if (const auto type = m.get("type")) detail::read_enum(*type, choice_list<int>{{"tournament", 0}});
+  if (const auto size = m.get("size"))
+    out.tournament_size = static_cast<int>(
+        detail::read_int(*size, detail::integer_in(1, double(population)),
+                         "an integer in [1, population = " + std::to_string(population) + "]"));
+}
+
+/// Reads a crossover/mutation `type:` and checks that it can vary the problem's genes.
+template <class Kind>
+Kind read_operator_type(const located& type, const std::vector<Kind>& all, bool (*supports)(Kind, bool),
+                        bool real_genes, const problem_entry& problem, const char* what) {
+  const Kind kind = detail::read_enum(type, by_name(all));
+  if (supports(kind, real_genes)) return kind;
+  std::vector<std::string> valid;
+  for (Kind k : all)
+    if (supports(k, real_genes)) valid.emplace_back(to_string(k));
+  type.expected(std::string("a ") + what + " for the " + gene_kind_text(real_genes) + " of " + problem.name +
+                ", one of (" + detail::join(valid) + ")");
+}
+
+/// `ga.crossover:`. Without a `type:`, integer-gene problems get uniform crossover.
+void read_crossover(const std::optional<located>& section, const problem_entry& problem, crossover_options& out) {
+  const bool real_genes = !problem.integer_genes;
+  // These are the defaults for integer genes: SBX (the default otherwise) needs real genes.
+  if (!real_genes) out.kind = crossover_kind::uniform;
+  if (!section) return;
+  const yaml_map m(*section, crossover_keys);
+  m.check_keys(crossover_keys);
+  if (const auto type = m.get("type"))
+    out.kind = read_operator_type(*type, all_crossovers, crossover_supports, real_genes, problem, "crossover");
+  if (const auto rate = m.get("rate")) out.rate = detail::read_number(*rate, detail::number_in(0, 1));
+  if (const auto eta = m.get("eta")) out.eta = detail::read_number(*eta, detail::number_at_least(0));
+  if (const auto alpha = m.get("alpha")) out.alpha = detail::read_number(*alpha, detail::number_at_least(0));
+}
+
+/// `ga.mutation:`. Without a `type:`, integer-gene problems get uniform-reset mutation.
+void read_mutation(const std::optional<located>& section, const problem_entry& problem, mutation_options& out) {
+  const bool real_genes = !problem.integer_genes;
+  // These are the defaults for integer genes: polynomial mutation (the default otherwise) needs real genes.
+  if (!real_genes) out.kind = mutation_kind::uniform_reset;
+  if (!section) return;
+  const yaml_map m(*section, mutation_keys);
+  m.check_keys(mutation_keys);
+  if (const auto type = m.get("type"))
+    out.kind = read_operator_type(*type, all_mutations, mutation_supports, real_genes, problem, "mutation");
+  if (const auto rate = m.get("rate")) {
+    if (rate->is_word("auto"))
+      out.rate.reset();  // 1/dimension
+    else
+      out.rate = detail::read_number(*rate, detail::number_in(0, 1), "a number in [0, 1] or auto");
+  }
+  if (const auto eta = m.get("eta")) out.eta = detail::read_number(*eta, detail::number_at_least(0));
+  if (const auto sigma = m.get("sigma")) out.sigma = detail::read_number(*sigma, detail::number_above(0));
+  if (const auto step = m.get("step")) out.step = static_cast<int>(detail::read_int(*step, detail::integer_at_least(1)));
+}
+
+/// `ga.constraint_handling:` — feasibility rules, or a static penalty of `weight`.
+void read_constraint_handling(const located& section, constraint_options& out) {
+  const yaml_map m(section, constraint_keys);
+  m.check_keys(constraint_keys);
+  if (const auto type = m.get("type"))
+    out.rule = detail::read_enum(*type, choice_list<constraint_rule>{{"feasibility-rules", constraint_rule::feasibility_rules},
+                                                                    {"penalty", constraint_rule::penalty}});
+  if (const auto weight = m.get("weight")) out.penalty_weight = detail::read_number(*weight, detail::number_above(0));
+  if (const auto eps = m.get("equality_tolerance"))
+    out.equality_tolerance = detail::read_number(*eps, detail::number_at_least(0));
+}
+
+/// `ga:`. Population first: the tournament size and elitism are checked against it.
+void read_ga(const std::optional<located>& section, const problem_entry& problem, ga_options& out) {
+  std::optional<yaml_map> m;
+  if (section) {
+    m.emplace(*section, ga_keys);
+    m->check_keys(ga_keys);
+  }
+  const auto get = [&](const char* key) { return m ? m->get(key) : std::nullopt; };
+
+  if (const auto population = get("population"))
+    out.population = static_cast<std::size_t>(detail::read_int(*population, detail::integer_at_least(2)));
+  if (const auto generations = get("generations"))
+    out.generations = static_cast<int>(detail::read_int(*generations, detail::integer_at_least(0)));
+  if (const auto seed = get("seed")) out.seed = detail::read_uint64(*seed);
+  if (const auto selection = get("selection")) read_selection(*selection, out.population, out.selection);
+  read_crossover(get("crossover"), problem, out.crossover);
+  read_mutation(get("mutation"), problem, out.mutation);
+  if (const auto elitism = get("elitism"))
+    out.elitism = static_cast<std::size_t>(
+        detail::read_int(*elitism, detail::integer_in(0, double(out.population - 1)),
+                         "an integer in [0, population - 1 = " + std::to_string(out.population - 1) + "]"));
+  else
+    out.elitism = std::min(out.elitism, out.population - 1);  // the default never exceeds a tiny population
+  if (const auto constraints = get("constraint_handling")) read_constraint_handling(*constraints, out.constraints);
+}
+
+/// `stop:` — each rule optional; null = off.
+void read_stop(const located& section, stop_options& out) {
+  const yaml_map m(section, stop_keys);
+  m.check_keys(stop_keys);
+  if (const auto target = m.get("target"); target && !target->is_null())
+    out.target = detail::read_number(*target, detail::any_number(), "a finite number or null");
+  if (const auto stall = m.get("stall_generations"); stall && !stall->is_null())
+    out.stall_generations = static_cast<int>(detail::read_int(*stall, detail::integer_at_least(1), "an integer >= 1 or null"));
+  if (const auto limit = m.get("time_limit_s"); limit && !limit->is_null())
+    out.time_limit_s = detail::read_number(*limit, detail::number_above(0), "a number of seconds > 0 or null");
+}
+
+/// `output:` — file paths, or null for none.
+void read_output(const located& section, output_config& out) {
+  const yaml_map m(section, output_keys);
+  m.check_keys(output_keys);
+  for (const auto& [key, field] : {std::pair{"result", &out.result}, std::pair{"history", &out.history}})
+    if (const auto path = m.get(key); path && !path->is_null()) *field = detail::read_string(*path, "a file path or null");
+}
+
+}  // namespace
+
+run_config parse_config(const std::string& text, const std::string& source_name,
+                        const std::vector<std::string>& overrides) {
+  detail::config_source source(source_name);
+  YAML::Node root = detail::load_document(text, source);
+  const std::string expect_root = "expected a map of sections (" + detail::join(top_level_keys) + ")";
+  if (root.IsNull()) source.fail("", YAML::Mark{}, expect_root + ", got an empty document");
+  if (!root.IsMap()) source.fail("", root.Mark(), expect_root + ", got " + detail::describe(root));
+  for (const auto& o : overrides) detail::apply_override(root, o, source);
+
+  const located top(root, "", root.Mark(), source);
+  const yaml_map sections(top, top_level_keys);
+  sections.check_keys(top_level_keys);
+
+  run_config cfg;
+  cfg.source = source_name;
+  const problem_entry& problem = read_problem(sections.get("problem"), top, cfg.problem);
+  read_ga(sections.get("ga"), problem, cfg.ga);
+  if (const auto stop = sections.get("stop")) read_stop(*stop, cfg.ga.stop);
+  if (const auto backend = sections.get("backend"))
+    cfg.backend = detail::read_enum(*backend, by_name(std::vector{backend_kind::serial, backend_kind::tbb,
+                                                                  backend_kind::cuda, backend_kind::automatic}));
+  if (const auto precision = sections.get("precision"))
+    cfg.precision = detail::read_enum(*precision, by_name(std::vector{precision_kind::float64, precision_kind::float32}));
+  if (const auto threads = sections.get("threads"))
+    cfg.threads = static_cast<int>(detail::read_int(*threads, detail::integer_at_least(0)));
+  if (const auto output = sections.get("output")) read_output(*output, cfg.output);
+  return cfg;
+}
+
+run_config load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw config_error(path + ": cannot read config file: is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw config_error(path + ": cannot read config file: " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw config_error(path + ": cannot read config file: " + std::strerror(errno));
+  return parse_config(text.str(), path, overrides);
+}
+
+const char* default_config_yaml() { return embedded_default; }
+
+}  // namespace fusedga

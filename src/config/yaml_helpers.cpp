@@ -1,0 +1,314 @@
+#include "config/yaml_helpers.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <cmath>
+
+#include "fusedga/core/error.hpp"
+
+namespace fusedga::detail {
+
+namespace {
+
+constexpr std::size_t max_shown_chars = 60;  // longer scalars are shortened in "got ..."
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::size_t skip_digits(const std::string& s, std::size_t i) {
+  while (i < s.size() && is_digit(s[i])) ++i;
+  return i;
+}
+
+/// True when `s` matches the YAML 1.2 core-schema float/int grammar (without inf/nan).
+bool is_decimal_number(const std::string& s) {
+  std::size_t i = 0;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  const std::size_t int_begin = i;
+  i = skip_digits(s, i);
+  bool digits = i > int_begin;
+  if (i < s.size() && s[i] == '.') {
+    const std::size_t frac_begin = ++i;
+    i = skip_digits(s, i);
+    digits = digits || i > frac_begin;
+  }
+  if (!digits) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    const std::size_t exp_begin = i;
+    i = skip_digits(s, i);
+    if (i == exp_begin) return false;
+  }
+  return i == s.size();
+}
+
+/// A plain scalar: neither quoted nor explicitly tagged as a string.
+bool is_plain_scalar(const YAML::Node& n) { return n.IsScalar() && n.Tag() == "?"; }
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- config_source
+
+std::string config_source::where(const std::string& path, const YAML::Mark& mark) const {
+  const std::string* override_text = nullptr;
+  std::size_t longest = 0;
+  for (const auto& [prefix, text] : overrides_) {
+    const bool covers = path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
+                                           path[prefix.size()] == '.');
+    if (covers && prefix.size() >= longest) {
+      longest = prefix.size();
+      override_text = &text;
+    }
+  }
+  if (override_text) return "--set " + *override_text + ": ";
+  if (mark.is_null()) return file_ + ": ";
+  return fmt::format("{}:{}:{}: ", file_, mark.line + 1, mark.column + 1);
+}
+
+void config_source::fail(const std::string& path, const YAML::Mark& mark, const std::string& message) const {
+  throw config_error(where(path, mark) + (path.empty() ? "" : path + ": ") + message);
+}
+
+// ---------------------------------------------------------------- text helpers
+
+std::string describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Undefined:
+    case YAML::NodeType::Null: return "null";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a map";
+    case YAML::NodeType::Scalar: break;
+  }
+  std::string text = node.Scalar();
+  if (text.size() > max_shown_chars) text = text.substr(0, max_shown_chars) + "...";
+  return is_plain_scalar(node) ? text : "\"" + text + "\"";
+}
+
+std::string join(const std::vector<std::string>& items, const char* separator) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? separator : "") + items[i];
+  return out;
+}
+
+std::string did_you_mean(const std::string& given, const std::vector<std::string>& choices) {
+  if (given.empty()) return "";
+  const std::string* best = nullptr;
+  std::size_t best_distance = 3;  // suggest only close matches
+  for (const auto& c : choices) {
+    const std::size_t d = edit_distance(given, c);
+    if (d < best_distance) {
+      best_distance = d;
+      best = &c;
+    }
+  }
+  return best ? "; did you mean " + *best + "?" : "";
+}
+
+std::string number_text(double v) {
+  if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 1e15) return fmt::format("{}", static_cast<long long>(v));
+  return fmt::format("{}", v);
+}
+
+// ---------------------------------------------------------------- located, yaml_map
+
+bool located::is_word(const char* word) const { return is_plain_scalar(node_) && node_.Scalar() == word; }
+
+yaml_map::yaml_map(const located& node, const std::vector<std::string>& allowed_hint) : self_(node) {
+  if (node.is_null()) return;
+  if (!node.node().IsMap()) node.expected("a map (keys: " + join(allowed_hint) + ")");
+  for (auto it = node.node().begin(); it != node.node().end(); ++it) {
+    const YAML::Node key = it->first;  // copies: the iterator dereferences to a temporary
+    const YAML::Node value = it->second;
+    if (!key.IsScalar())
+      located(key, node.path(), key.Mark(), node.source()).expected("a key name (one of: " + join(allowed_hint) + ")");
+    const std::string name = key.Scalar();
+    const std::string path = node.child_path(name);
+    if (const entry* first = find(name))
+      node.source().fail(path, key.Mark(),
+                         first->key_mark.is_null()
+                             ? "duplicate key"
+                             : fmt::format("duplicate key (first at line {}, column {})", first->key_mark.line + 1,
+                                                       first->key_mark.column + 1));
+    // A null value ("population:" with nothing after it) is reported at its key.
+    const YAML::Mark mark = value.IsNull() ? key.Mark() : value.Mark();
+    entries_.push_back(entry{name, key.Mark(), located(value, path, mark, node.source())});
+  }
+}
+
+const yaml_map::entry* yaml_map::find(const std::string& key) const {
+  for (const auto& e : entries_)
+    if (e.key == key) return &e;
+  return nullptr;
+}
+
+std::optional<located> yaml_map::get(const std::string& key) const {
+  if (const entry* e = find(key)) return e->value;
+  return std::nullopt;
+}
+
+std::vector<std::string> yaml_map::keys() const {
+  std::vector<std::string> out;
+  for (const auto& e : entries_) out.push_back(e.key);
+  return out;
+}
+
+void yaml_map::check_keys(const std::vector<std::string>& allowed, const std::string& noun) const {
+  for (const auto& e : entries_)
+    if (std::find(allowed.begin(), allowed.end(), e.key) == allowed.end())
+      fail_at_key(e.key, "unknown " + noun + ", expected one of (" + join(allowed) + ")" + did_you_mean(e.key, allowed));
+}
+
+void yaml_map::fail_at_key(const std::string& key, const std::string& message) const {
+  const entry* e = find(key);
+  self_.source().fail(self_.child_path(key), e ? e->key_mark : self_.mark(), message);
+}
+
+// ---------------------------------------------------------------- numbers
+
+std::string number_range::text() const {
+  const char* noun = integer ? "an integer" : "a number";
+  const bool has_lo = std::isfinite(lo);
+  const bool has_hi = std::isfinite(hi) && !hi_implicit;
+  if (has_lo && has_hi) return fmt::format("{} in [{}, {}]", noun, number_text(lo), number_text(hi));
+  if (has_lo) return fmt::format("{} {} {}", noun, lo_open ? ">" : ">=", number_text(lo));
+  if (has_hi) return fmt::format("{} <= {}", noun, number_text(hi));
+  return integer ? "an integer" : "a finite number";
+}
+
+bool number_range::contains(double v) const {
+  if (!std::isfinite(v)) return false;
+  if (integer && std::floor(v) != v) return false;
+  return (lo_open ? v > lo : v >= lo) && v <= hi;
+}
+
+number_range integer_in(double lo, double hi) { return {lo, hi, true, false, false}; }
+number_range integer_at_least(double lo) { return {lo, double(INT_MAX), true, false, true}; }
+number_range number_in(double lo, double hi) { return {lo, hi, false, false, false}; }
+number_range number_at_least(double lo) { return {lo, std::numeric_limits<double>::infinity(), false, false, false}; }
+number_range number_above(double lo) { return {lo, std::numeric_limits<double>::infinity(), false, true, false}; }
+number_range any_number() { return {}; }
+
+std::optional<double> parse_number(const located& v) {
+  if (!is_plain_scalar(v.node())) return std::nullopt;
+  const std::string& s = v.node().Scalar();
+  const bool negative = !s.empty() && s[0] == '-';
+  const std::string unsigned_part = !s.empty() && (s[0] == '-' || s[0] == '+') ? s.substr(1) : s;
+  if (unsigned_part == ".inf" || unsigned_part == ".Inf" || unsigned_part == ".INF")
+    return negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+  if (s == ".nan" || s == ".NaN" || s == ".NAN") return std::numeric_limits<double>::quiet_NaN();
+  if (!is_decimal_number(s)) return std::nullopt;
+  const char* begin = s.data() + (s[0] == '+' ? 1 : 0);  // from_chars takes '-' but not '+'
+  double value = 0;
+  const auto [end, ec] = std::from_chars(begin, s.data() + s.size(), value);
+  if (end != s.data() + s.size()) return std::nullopt;
+  if (ec == std::errc::result_out_of_range)  // 1e999 → ±inf, 1e-999 → 0
+    return std::fabs(value) < 1 ? 0.0 : (negative ? -1 : 1) * std::numeric_limits<double>::infinity();
+  return value;
+}
+
+double read_number(const located& v, const number_range& range, const std::string& expect) {
+  const std::optional<double> value = parse_number(v);
+  if (value && range.contains(*value)) return *value;
+  std::string wording = expect.empty() ? range.text() : expect;
+  if (value && range.hi_implicit && *value > range.hi)
+    wording += " (at most " + number_text(range.hi) + ")";
+  v.expected(wording);
+}
+
+long long read_int(const located& v, const number_range& range, const std::string& expect) {
+  return static_cast<long long>(read_number(v, range, expect));
+}
+
+std::uint64_t read_uint64(const located& v) {
+  const char* expect = "an integer in [0, 18446744073709551615]";
+  if (!is_plain_scalar(v.node())) v.expected(expect);
+  const std::string& s = v.node().Scalar();
+  const char* begin = s.data() + (!s.empty() && s[0] == '+' ? 1 : 0);
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(begin, s.data() + s.size(), value);
+  if (begin == s.data() + s.size() || ec != std::errc() || end != s.data() + s.size()) v.expected(expect);
+  return value;
+}
+
+std::string read_string(const located& v, const std::string& expect) {
+  if (!v.node().IsScalar() || v.node().Scalar().empty()) v.expected(expect);
+  return v.node().Scalar();
+}
+
+// ---------------------------------------------------------------- documents and overrides
+
+YAML::Node load_document(const std::string& text, const config_source& source) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    source.fail("", e.mark, "invalid YAML: " + e.msg);
+  }
+  if (documents.empty()) return YAML::Node();
+  if (documents.size() > 1)
+    source.fail("", documents[1].Mark(), "invalid YAML: expected a single document, got a second one");
+  return documents[0];
+}
+
+void apply_override(YAML::Node& root, const std::string& text, config_source& source) {
+  const auto malformed = [&] { throw config_error("--set '" + text + "': expected key.path=value"); };
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) malformed();
+  const std::string path = text.substr(0, eq);
+  std::vector<std::string> keys;
+  for (std::size_t begin = 0;;) {
+    const std::size_t dot = path.find('.', begin);
+    keys.push_back(path.substr(begin, dot == std::string::npos ? std::string::npos : dot - begin));
+    if (keys.back().empty()) malformed();
+    if (dot == std::string::npos) break;
+    begin = dot + 1;
+  }
+
+  YAML::Node value;
+  try {
+    value = YAML::Load(text.substr(eq + 1));
+  } catch (const YAML::Exception& e) {
+    source.mark_overridden(path, text);
+    source.fail(path, YAML::Mark::null_mark(), "expected a YAML value, got " + text.substr(eq + 1) + " (" + e.msg + ")");
+  }
+
+  // Walk with reset(): assigning one Node to another would overwrite the target's content (yaml-cpp semantics).
+  YAML::Node current;
+  current.reset(root);
+  std::string walked;
+  for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
+    walked += (i ? "." : "") + keys[i];
+    YAML::Node next = current[keys[i]];
+    if (!next.IsDefined() || next.IsNull()) {
+      current[keys[i]] = YAML::Node(YAML::NodeType::Map);
+      next.reset(current[keys[i]]);
+      source.mark_overridden(walked, text);
+    } else if (!next.IsMap()) {
+      source.mark_overridden(walked, text);
+      source.fail(walked, YAML::Mark::null_mark(), "expected a map, got " + describe(next));
+    }
+    current.reset(next);
+  }
+  current[keys.back()] = value;
+  source.mark_overridden(path, text);
+}
+
+}  // namespace fusedga::detail

@@ -1,0 +1,79 @@
+#pragma once
+/// @file entry.hpp
+/// Private helper: turns a typed problem factory into a type-erased
+/// `problem_entry` (run + bench), instantiating the engine for float and
+/// double and for each CPU backend.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <tbb/info.h>
+
+#include "fusedga/config/registry.hpp"
+#include "fusedga/core/error.hpp"
+#include "fusedga/engine/solve.hpp"
+#include "fusedga/report/bench_target_impl.hpp"
+
+namespace fusedga::detail {
+
+/// Passed to a factory to pick the precision: `typename decltype(tag)::type` is float or double.
+template <class Real>
+struct real_tag {
+  using type = Real;
+};
+
+/// Reads an integer parameter (already validated by the config parser).
+inline int int_param(const std::map<std::string, double>& params, const std::string& name, int fallback) {
+  const auto it = params.find(name);
+  return it == params.end() ? fallback : static_cast<int>(it->second);
+}
+
+template <class Problem>
+Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& hooks, int& threads_used) {
+  ga_options o = cfg.ga;
+  o.on_generation = hooks.on_generation;
+  o.interrupt = hooks.interrupt;
+  switch (cfg.backend) {
+    case backend_kind::serial:
+      threads_used = 1;
+      return solve(problem, o, backend::serial{});
+    case backend_kind::tbb:
+      threads_used = cfg.threads > 0 ? cfg.threads : ::tbb::info::default_concurrency();
+      return solve(problem, o, backend::tbb{cfg.threads});
+    default:
+      throw backend_unavailable(std::string("backend ") + to_string(cfg.backend) + " is not built");
+  }
+}
+
+/**
+ * Builds a registry entry from `make(real_tag<R>{}, params) -> Problem<R>`,
+ * a generic lambda. Both precisions and both CPU backends are instantiated.
+ */
+template <class Make>
+problem_entry make_entry(std::string name, std::string description, std::vector<param_spec> params,
+                         bool integer_genes, Make make) {
+  problem_entry e;
+  e.name = std::move(name);
+  e.description = std::move(description);
+  e.params = std::move(params);
+  e.integer_genes = integer_genes;
+  e.run = [make](const run_config& cfg, const run_hooks& hooks, int& threads) -> Result {
+    if (cfg.precision == precision_kind::float32)
+      return solve_on(make(real_tag<float>{}, cfg.problem.params), cfg, hooks, threads);
+    return solve_on(make(real_tag<double>{}, cfg.problem.params), cfg, hooks, threads);
+  };
+  e.bench = [make](const run_config& cfg) -> std::unique_ptr<bench_target> {
+    if (cfg.precision == precision_kind::float32)
+      return make_bench_target(make(real_tag<float>{}, cfg.problem.params), cfg);
+    return make_bench_target(make(real_tag<double>{}, cfg.problem.params), cfg);
+  };
+  return e;
+}
+
+// One registration function per problem family (src/registry/<family>.cpp).
+void register_seed(std::vector<problem_entry>& out);
+void register_engineering(std::vector<problem_entry>& out);
+void register_classic(std::vector<problem_entry>& out);
+
+}  // namespace fusedga::detail

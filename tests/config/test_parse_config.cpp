@@ -1,0 +1,381 @@
+// Tests of the YAML config parser (DESIGN.md, "YAML config"): valid configs
+// fill every field; each class of mistake is a config_error whose message
+// names file:line:col (or the --set override), the key path and what was expected.
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "fusedga/config/registry.hpp"
+#include "fusedga/config/run_config.hpp"
+#include "fusedga/core/error.hpp"
+
+using namespace fusedga;
+
+namespace {
+
+/// The config_error message of parsing `yaml` as "run.yaml", or "(no error)".
+std::string error_of(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
+  try {
+    parse_config(yaml, "run.yaml", overrides);
+  } catch (const config_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string registered_names() {
+  std::string out;
+  for (const auto& p : builtin_problems()) out += (out.empty() ? "" : ", ") + p.name;
+  return out;
+}
+
+const param_spec& gene_sum_genes() {
+  const problem_entry* entry = find_problem("seed/gene-sum");
+  REQUIRE(entry != nullptr);
+  for (const auto& spec : entry->params)
+    if (spec.name == "genes") return spec;
+  FAIL("seed/gene-sum has no 'genes' parameter");
+  throw 0;  // unreachable
+}
+
+std::string integer_text(double v) { return std::to_string(static_cast<long long>(v)); }
+
+const std::string quadratic = "problem: {builtin: seed/constrained-quadratic}\n";
+
+}  // namespace
+
+TEST_CASE("a full config fills every field", "[config]") {
+  const std::string yaml = R"(problem:
+  builtin: classic/sphere
+  params: {dimension: 12}
+ga:
+  population: 500
+  generations: 40
+  seed: 18446744073709551615
+  selection: {type: tournament, size: 4}
+  crossover: {type: blx-alpha, rate: 0.75, eta: 10, alpha: 0.3}
+  mutation: {type: gaussian, rate: 0.05, eta: 30, sigma: 0.2, step: 3}
+  elitism: 5
+  constraint_handling: {type: penalty, weight: 1e3, equality_tolerance: 0.001}
+stop: {target: -1.5, stall_generations: 25, time_limit_s: 2.5}
+backend: tbb
+precision: float
+threads: 3
+output: {result: out/result.json, history: "out/history.csv"}
+)";
+  const run_config c = parse_config(yaml, "full.yaml");
+  CHECK(c.source == "full.yaml");
+  CHECK(c.problem.builtin == "classic/sphere");
+  REQUIRE(c.problem.params.count("dimension") == 1);
+  CHECK(c.problem.params.at("dimension") == 12);
+  CHECK(c.ga.population == 500);
+  CHECK(c.ga.generations == 40);
+  CHECK(c.ga.seed == 18446744073709551615ull);
+  CHECK(c.ga.selection.tournament_size == 4);
+  CHECK(c.ga.crossover.kind == crossover_kind::blx_alpha);
+  CHECK(c.ga.crossover.rate == 0.75);
+  CHECK(c.ga.crossover.eta == 10);
+  CHECK(c.ga.crossover.alpha == 0.3);
+  CHECK(c.ga.mutation.kind == mutation_kind::gaussian);
+  REQUIRE(c.ga.mutation.rate.has_value());
+  CHECK(*c.ga.mutation.rate == 0.05);
+  CHECK(c.ga.mutation.eta == 30);
+  CHECK(c.ga.mutation.sigma == 0.2);
+  CHECK(c.ga.mutation.step == 3);
+  CHECK(c.ga.elitism == 5);
+  CHECK(c.ga.constraints.rule == constraint_rule::penalty);
+  CHECK(c.ga.constraints.penalty_weight == 1000);
+  CHECK(c.ga.constraints.equality_tolerance == 0.001);
+  REQUIRE(c.ga.stop.target.has_value());
+  CHECK(*c.ga.stop.target == -1.5);
+  REQUIRE(c.ga.stop.stall_generations.has_value());
+  CHECK(*c.ga.stop.stall_generations == 25);
+  REQUIRE(c.ga.stop.time_limit_s.has_value());
+  CHECK(*c.ga.stop.time_limit_s == 2.5);
+  CHECK(c.backend == backend_kind::tbb);
+  CHECK(c.precision == precision_kind::float32);
+  CHECK(c.threads == 3);
+  CHECK(c.output.result == std::optional<std::string>("out/result.json"));
+  CHECK(c.output.history == std::optional<std::string>("out/history.csv"));
+}
+
+TEST_CASE("a minimal config takes the defaults", "[config]") {
+  const run_config c = parse_config(quadratic, "min.yaml");
+  const ga_options defaults;
+  CHECK(c.problem.builtin == "seed/constrained-quadratic");
+  CHECK(c.ga.population == defaults.population);
+  CHECK(c.ga.generations == defaults.generations);
+  CHECK(c.ga.seed == defaults.seed);
+  CHECK(c.ga.selection.tournament_size == 2);
+  CHECK(c.ga.crossover.kind == crossover_kind::sbx);
+  CHECK(c.ga.crossover.rate == defaults.crossover.rate);
+  CHECK(c.ga.crossover.eta == defaults.crossover.eta);
+  CHECK(c.ga.mutation.kind == mutation_kind::polynomial);
+  CHECK_FALSE(c.ga.mutation.rate.has_value());  // auto = 1/dimension
+  CHECK(c.ga.mutation.eta == defaults.mutation.eta);
+  CHECK(c.ga.elitism == defaults.elitism);
+  CHECK(c.ga.constraints.rule == constraint_rule::feasibility_rules);
+  CHECK_FALSE(c.ga.stop.target.has_value());
+  CHECK_FALSE(c.ga.stop.stall_generations.has_value());
+  CHECK_FALSE(c.ga.stop.time_limit_s.has_value());
+  CHECK(c.backend == backend_kind::automatic);
+  CHECK(c.precision == precision_kind::float64);
+  CHECK(c.threads == 0);
+  CHECK_FALSE(c.output.result.has_value());
+  CHECK_FALSE(c.output.history.has_value());
+}
+
+TEST_CASE("explicit nulls, empty sections and number spellings are accepted", "[config]") {
+  const run_config c = parse_config(quadratic + R"(ga:
+  population: 1e4
+  mutation: {rate: auto}
+stop: {target: null, stall_generations: ~, time_limit_s: }
+output:
+)",
+                                    "run.yaml");
+  CHECK(c.ga.population == 10000);
+  CHECK_FALSE(c.ga.mutation.rate.has_value());
+  CHECK_FALSE(c.ga.stop.target.has_value());
+  CHECK_FALSE(c.output.result.has_value());
+}
+
+TEST_CASE("the default elitism never exceeds population - 1", "[config]") {
+  CHECK(parse_config(quadratic + "ga: {population: 2}\n", "run.yaml").ga.elitism == 1);
+}
+
+TEST_CASE("missing problem params get their defaults", "[config]") {
+  const run_config c = parse_config("problem: {builtin: seed/gene-sum}\n", "run.yaml");
+  CHECK(c.problem.params.at("genes") == gene_sum_genes().default_value);
+}
+
+TEST_CASE("integer-gene problems default to uniform crossover and uniform-reset mutation", "[config]") {
+  const run_config c = parse_config("problem: {builtin: seed/gene-sum}\nga: {crossover: {rate: 0.8}}\n", "run.yaml");
+  CHECK(c.ga.crossover.kind == crossover_kind::uniform);
+  CHECK(c.ga.crossover.rate == 0.8);
+  CHECK(c.ga.mutation.kind == mutation_kind::uniform_reset);
+
+  const run_config given = parse_config(
+      "problem: {builtin: seed/gene-sum}\nga: {crossover: {type: two-point}, mutation: {type: creep, step: 2}}\n",
+      "run.yaml");
+  CHECK(given.ga.crossover.kind == crossover_kind::two_point);
+  CHECK(given.ga.mutation.kind == mutation_kind::creep);
+  CHECK(given.ga.mutation.step == 2);
+}
+
+TEST_CASE("default_config_yaml parses", "[config]") {
+  const run_config c = parse_config(default_config_yaml(), "<embedded default>");
+  CHECK(c.source == "<embedded default>");
+  CHECK(c.problem.builtin == "seed/constrained-quadratic");
+  CHECK(c.ga.population == 10000);
+  CHECK(c.ga.generations == 300);
+  CHECK(c.ga.seed == 42);
+  CHECK(c.ga.selection.tournament_size == 2);
+  CHECK(c.ga.crossover.kind == crossover_kind::sbx);
+  CHECK(c.ga.crossover.rate == 0.9);
+  CHECK(c.ga.crossover.eta == 15);
+  CHECK(c.ga.mutation.kind == mutation_kind::polynomial);
+  CHECK_FALSE(c.ga.mutation.rate.has_value());
+  CHECK(c.ga.mutation.eta == 20);
+  CHECK(c.ga.elitism == 2);
+  CHECK(c.ga.constraints.rule == constraint_rule::feasibility_rules);
+  CHECK(c.backend == backend_kind::automatic);
+  CHECK(c.precision == precision_kind::float64);
+  CHECK(c.threads == 0);
+}
+
+// ------------------------------------------------------------------ errors
+
+TEST_CASE("error: unknown top-level key", "[config][errors]") {
+  CHECK(error_of(quadratic + "gaa: {}\n") ==
+        "run.yaml:2:1: gaa: unknown key, expected one of (problem, ga, stop, backend, precision, threads, output); "
+        "did you mean ga?");
+}
+
+TEST_CASE("error: unknown nested key (a typo)", "[config][errors]") {
+  CHECK(error_of(quadratic + "ga:\n  populaton: 10\n") ==
+        "run.yaml:3:3: ga.populaton: unknown key, expected one of (population, generations, seed, selection, "
+        "crossover, mutation, elitism, constraint_handling); did you mean population?");
+}
+
+TEST_CASE("error: duplicate key", "[config][errors]") {
+  CHECK(error_of(quadratic + "ga: {population: 10, population: 20}\n") ==
+        "run.yaml:2:22: ga.population: duplicate key (first at line 2, column 6)");
+}
+
+TEST_CASE("error: population < 2", "[config][errors]") {
+  CHECK(error_of(quadratic + "ga:\n  population: 1\n") == "run.yaml:3:15: ga.population: expected an integer >= 2, got 1");
+  CHECK(error_of(quadratic + "ga:\n  population: 3000000000\n") ==
+        "run.yaml:3:15: ga.population: expected an integer >= 2 (at most 2147483647), got 3000000000");
+}
+
+TEST_CASE("error: rate outside [0, 1]", "[config][errors]") {
+  CHECK(error_of(quadratic + "ga:\n  population: 10\n  crossover: {type: sbx, rate: 1.5}\n") ==
+        "run.yaml:4:32: ga.crossover.rate: expected a number in [0, 1], got 1.5");
+  CHECK(error_of(quadratic + "ga: {mutation: {rate: autox}}\n") ==
+        "run.yaml:2:23: ga.mutation.rate: expected a number in [0, 1] or auto, got autox");
+}
+
+TEST_CASE("error: tournament size > population", "[config][errors]") {
+  CHECK(error_of(quadratic + "ga: {population: 10, selection: {size: 11}}\n") ==
+        "run.yaml:2:40: ga.selection.size: expected an integer in [1, population = 10], got 11");
+}
+
+TEST_CASE("error: elitism >= population", "[config][errors]") {
+  CHECK(error_of(quadratic + "ga: {population: 10, elitism: 10}\n") ==
+        "run.yaml:2:31: ga.elitism: expected an integer in [0, population - 1 = 9], got 10");
+}
+
+TEST_CASE("error: unknown problem name lists the registered ones", "[config][errors]") {
+  CHECK(error_of("problem: {builtin: no-such/problem}\n") ==
+        "run.yaml:1:20: problem.builtin: expected a built-in problem, one of (" + registered_names() +
+            "), got no-such/problem");
+}
+
+TEST_CASE("error: missing problem, or an expression problem", "[config][errors]") {
+  const std::string missing =
+      "problem: expected a map with builtin: NAME, NAME one of (" + registered_names() + "), got nothing";
+  CHECK(error_of("ga: {}\n") == "run.yaml:1:1: " + missing);
+  CHECK(error_of("threads: 2\nproblem:\n") == "run.yaml:2:1: " + missing);
+  CHECK(error_of("problem:\n  objective: x + y\n") ==
+        "run.yaml:2:3: problem: expression problems are not supported yet; use problem.builtin (one of: " +
+            registered_names() + ")");
+}
+
+TEST_CASE("error: unknown operator name", "[config][errors]") {
+  CHECK(error_of(quadratic + "ga:\n  crossover: {type: sbxx}\n") ==
+        "run.yaml:3:21: ga.crossover.type: expected one of (sbx, blx-alpha, uniform, one-point, two-point), got sbxx; "
+        "did you mean sbx?");
+  CHECK(error_of(quadratic + "ga: {selection: {type: roulette}}\n") ==
+        "run.yaml:2:24: ga.selection.type: expected one of (tournament), got roulette");
+  CHECK(error_of(quadratic + "backend: gpu\n") == "run.yaml:2:10: backend: expected one of (serial, tbb, cuda, auto), got gpu");
+}
+
+TEST_CASE("error: unknown problem param", "[config][errors]") {
+  CHECK(error_of("problem: {builtin: seed/gene-sum, params: {gens: 2}}\n") ==
+        "run.yaml:1:44: problem.params.gens: unknown parameter of seed/gene-sum, expected one of (genes); "
+        "did you mean genes?");
+  CHECK(error_of("problem: {builtin: seed/constrained-quadratic, params: {n: 2}}\n") ==
+        "run.yaml:1:57: problem.params.n: unknown parameter, expected none (seed/constrained-quadratic takes no "
+        "parameters)");
+}
+
+TEST_CASE("error: out-of-range or non-integer problem param", "[config][errors]") {
+  const param_spec& genes = gene_sum_genes();
+  const std::string expected = "run.yaml:2:44: problem.params.genes: expected an integer in [" + integer_text(genes.min) +
+                               ", " + integer_text(genes.max) + "], got ";
+  CHECK(error_of("problem:\n  {builtin: seed/gene-sum, params: {genes: 0}}\n") == expected + "0");
+  CHECK(error_of("problem:\n  {builtin: seed/gene-sum, params: {genes: 2.5}}\n") == expected + "2.5");
+}
+
+TEST_CASE("error: wrong types", "[config][errors]") {
+  CHECK(error_of(quadratic + "ga:\n  population: abc\n") == "run.yaml:3:15: ga.population: expected an integer >= 2, got abc");
+  CHECK(error_of(quadratic + "ga:\n  population: \"100\"\n") ==
+        "run.yaml:3:15: ga.population: expected an integer >= 2, got \"100\"");
+  CHECK(error_of(quadratic + "ga:\n  population:\n") == "run.yaml:3:3: ga.population: expected an integer >= 2, got null");
+  CHECK(error_of(quadratic + "ga:\n  selection: [1]\n") ==
+        "run.yaml:3:14: ga.selection: expected a map (keys: type, size), got a list");
+  CHECK(error_of(quadratic + "ga: {crossover: {rate: {x: 1}}}\n") ==
+        "run.yaml:2:24: ga.crossover.rate: expected a number in [0, 1], got a map");
+  CHECK(error_of(quadratic + "ga: {seed: -1}\n") ==
+        "run.yaml:2:12: ga.seed: expected an integer in [0, 18446744073709551615], got -1");
+  CHECK(error_of(quadratic + "stop: {target: .inf}\n") == "run.yaml:2:16: stop.target: expected a finite number or null, got .inf");
+  CHECK(error_of(quadratic + "output: {result: [a]}\n") ==
+        "run.yaml:2:18: output.result: expected a file path or null, got a list");
+  CHECK(error_of("[1, 2]\n") ==
+        "run.yaml:1:1: expected a map of sections (problem, ga, stop, backend, precision, threads, output), got a list");
+}
+
+TEST_CASE("error: empty document", "[config][errors]") {
+  const std::string expected =
+      "run.yaml:1:1: expected a map of sections (problem, ga, stop, backend, precision, threads, output), got an empty "
+      "document";
+  CHECK(error_of("") == expected);
+  CHECK(error_of("# nothing but a comment\n") == expected);
+}
+
+TEST_CASE("error: YAML syntax", "[config][errors]") {
+  CHECK(error_of(quadratic + "ga: {population: [1, 2}\n") == "run.yaml:2:23: invalid YAML: illegal flow end");
+  CHECK(error_of(quadratic + "---\nga: {}\n") == "run.yaml:3:1: invalid YAML: expected a single document, got a second one");
+}
+
+TEST_CASE("error: sbx or polynomial on an integer problem, creep on a real one", "[config][errors]") {
+  CHECK(error_of("problem: {builtin: seed/gene-sum}\nga:\n  crossover: {type: sbx}\n") ==
+        "run.yaml:3:21: ga.crossover.type: expected a crossover for the integer genes of seed/gene-sum, one of "
+        "(uniform, one-point, two-point), got sbx");
+  CHECK(error_of("problem: {builtin: seed/gene-sum}\nga:\n  mutation: {type: polynomial}\n") ==
+        "run.yaml:3:20: ga.mutation.type: expected a mutation for the integer genes of seed/gene-sum, one of "
+        "(uniform-reset, creep), got polynomial");
+  CHECK(error_of(quadratic + "ga:\n  mutation: {type: creep}\n") ==
+        "run.yaml:3:20: ga.mutation.type: expected a mutation for the real genes of seed/constrained-quadratic, one "
+        "of (polynomial, gaussian, uniform-reset), got creep");
+}
+
+// ------------------------------------------------------------------ --set overrides
+
+TEST_CASE("--set overrides are applied before validation", "[config][set]") {
+  const run_config c = parse_config(quadratic + "ga: {population: 1}\n", "run.yaml",
+                                    {"ga.population=50", "stop.target=3.5", "ga.crossover={type: uniform, rate: 0.5}",
+                                     "output.result=r.json", "problem.builtin=classic/sphere",
+                                     "problem.params.dimension=7"});
+  CHECK(c.ga.population == 50);
+  CHECK(c.ga.stop.target == std::optional<double>(3.5));
+  CHECK(c.ga.crossover.kind == crossover_kind::uniform);
+  CHECK(c.ga.crossover.rate == 0.5);
+  CHECK(c.output.result == std::optional<std::string>("r.json"));
+  CHECK(c.problem.builtin == "classic/sphere");
+  CHECK(c.problem.params.at("dimension") == 7);
+  // The later of two overrides of one key wins.
+  CHECK(parse_config(quadratic, "run.yaml", {"ga.generations=5", "ga.generations=6"}).ga.generations == 6);
+}
+
+TEST_CASE("error: malformed --set", "[config][set][errors]") {
+  CHECK(error_of(quadratic, {"ga.population"}) == "--set 'ga.population': expected key.path=value");
+  CHECK(error_of(quadratic, {"=3"}) == "--set '=3': expected key.path=value");
+  CHECK(error_of(quadratic, {"ga..population=3"}) == "--set 'ga..population=3': expected key.path=value");
+}
+
+TEST_CASE("error: invalid --set value", "[config][set][errors]") {
+  CHECK(error_of(quadratic, {"ga.population=abc"}) == "--set ga.population=abc: ga.population: expected an integer >= 2, got abc");
+  CHECK(error_of(quadratic, {"ga={population: 1}"}) == "--set ga={population: 1}: ga.population: expected an integer >= 2, got 1");
+  CHECK(error_of(quadratic, {"ga.crossovr.type=sbx"}) ==
+        "--set ga.crossovr.type=sbx: ga.crossovr: unknown key, expected one of (population, generations, seed, "
+        "selection, crossover, mutation, elitism, constraint_handling); did you mean crossover?");
+  CHECK(error_of(quadratic + "ga: {population: 50}\n", {"ga.population.x=3"}) ==
+        "--set ga.population.x=3: ga.population: expected a map, got 50");
+  CHECK(error_of(quadratic, {"ga.population=[1,"}) ==
+        "--set ga.population=[1,: ga.population: expected a YAML value, got [1, (end of sequence flow not found)");
+  // Values from the file keep their file location next to an override.
+  CHECK(error_of(quadratic + "ga:\n  population: 1\n", {"ga.generations=5"}) ==
+        "run.yaml:3:15: ga.population: expected an integer >= 2, got 1");
+}
+
+// ------------------------------------------------------------------ load_config
+
+TEST_CASE("load_config reads a file and names it in errors", "[config][file]") {
+  const auto dir = std::filesystem::temp_directory_path() / "fusedga_test_parse_config";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "run.yaml").string();
+  {
+    std::ofstream out(path);
+    out << quadratic << "ga:\n  population: 1\n";
+  }
+  try {
+    load_config(path);
+    FAIL("expected a config_error");
+  } catch (const config_error& e) {
+    CHECK(std::string(e.what()) == path + ":3:15: ga.population: expected an integer >= 2, got 1");
+  }
+  const run_config c = load_config(path, {"ga.population=20"});
+  CHECK(c.source == path);
+  CHECK(c.ga.population == 20);
+
+  const std::string missing = (dir / "missing.yaml").string();
+  CHECK_THROWS_WITH(load_config(missing), missing + ": cannot read config file: No such file or directory");
+  CHECK_THROWS_WITH(load_config(dir.string()), dir.string() + ": cannot read config file: is a directory");
+  std::filesystem::remove_all(dir);
+}
