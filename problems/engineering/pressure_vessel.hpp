@@ -44,7 +44,7 @@ struct PressureVessel {
 
   int dimension() const { return 4; }
   int inequality_count() const { return 4; }
-  Bounds<Real> bounds() const { return Bounds<Real>({0, 0, 10, 10}, {99, 99, 200, 200}); }
+  Bounds<Real> bounds() const { return Bounds<Real>({Real(0.0625), Real(0.0625), 10, 10}, {Real(6.1875), Real(6.1875), 200, 200}); }
   std::vector<std::string> variable_names() const { return {"Ts", "Th", "R", "L"}; }
 
   template <class X>

@@ -25,7 +25,8 @@ using detail::yaml_map;
 
 const std::vector<std::string> top_level_keys = {"problem", "ga", "stop", "backend", "precision", "threads", "output"};
 const std::vector<std::string> builtin_problem_keys = {"builtin", "params"};
-const std::vector<std::string> expression_problem_keys = {"sense", "variables", "constants", "objective", "constraints"};
+const std::vector<std::string> expression_problem_keys = {"sense", "variables", "constants", "objective",
+                                                          "constraints"};
 const std::vector<std::string> ga_keys = {"population", "generations", "seed",    "selection",
                                           "crossover",  "mutation",    "elitism", "constraint_handling"};
 const std::vector<std::string> selection_keys = {"type", "size"};
@@ -79,7 +80,28 @@ std::vector<std::string> problem_names() {
   return names;
 }
 
-/// `problem:` — a built-in problem by registry name, and its parameters checked against the entry's specs.
+/// `problem.params:` — defaults first, then the given values, each checked against its spec.
+void read_problem_params(const std::optional<located>& section, const problem_entry& entry,
+                         std::map<std::string, double>& out) {
+  std::vector<std::string> names;
+  out.clear();
+  for (const auto& spec : entry.params) {
+    names.push_back(spec.name);
+    out[spec.name] = spec.default_value;
+  }
+  if (!section) return;
+  const yaml_map params(*section, names);
+  if (names.empty() && !params.keys().empty())
+    params.fail_at_key(params.keys().front(),
+                       "unknown parameter, expected none (" + entry.name + " takes no parameters)");
+  params.check_keys(names, "parameter of " + entry.name);
+  for (const auto& spec : entry.params)
+    if (const auto value = params.get(spec.name))
+      out[spec.name] = detail::read_number(
+          *value, spec.integer ? detail::integer_in(spec.min, spec.max) : detail::number_in(spec.min, spec.max));
+}
+
+/// `problem:` — a built-in problem by registry name, and its parameters. Returns the registry entry.
 const problem_entry& read_problem(const std::optional<located>& section, const located& root, problem_config& out) {
   const std::vector<std::string> names = problem_names();
   const std::string missing_builtin = "expected a map with builtin: NAME, NAME one of (" + detail::join(names) + ")";
@@ -94,8 +116,8 @@ const problem_entry& read_problem(const std::optional<located>& section, const l
     for (const auto& key : problem.keys())
       if (std::find(expression_problem_keys.begin(), expression_problem_keys.end(), key) !=
           expression_problem_keys.end())
-        problem.self().fail("expression problems are not supported yet; use problem.builtin (one of: " +
-                            detail::join(names) + ")");
+        problem.self().fail(
+            "expression problems are not supported yet; use problem.builtin (one of: " + detail::join(names) + ")");
     problem.self().fail(missing_builtin + ", got " + (section->is_null() ? "nothing" : "no builtin key"));
   }
   problem.check_keys(builtin_problem_keys);
@@ -103,24 +125,9 @@ const problem_entry& read_problem(const std::optional<located>& section, const l
   out.builtin = detail::read_string(*builtin, "a built-in problem name");
   const problem_entry* entry = find_problem(out.builtin);
   if (!entry)
-    builtin->expected("a built-in problem, one of (" + detail::join(names) + ")", detail::did_you_mean(out.builtin, names));
-
-  std::vector<std::string> param_names;
-  out.params.clear();
-  for (const auto& spec : entry->params) {
-    param_names.push_back(spec.name);
-    out.params[spec.name] = spec.default_value;
-  }
-  if (const std::optional<located> given = problem.get("params")) {
-    const yaml_map params(*given, param_names);
-    if (param_names.empty() && !params.keys().empty())
-      params.fail_at_key(params.keys().front(), "unknown parameter, expected none (" + entry->name + " takes no parameters)");
-    params.check_keys(param_names, "parameter of " + entry->name);
-    for (const auto& spec : entry->params)
-      if (const std::optional<located> value = params.get(spec.name))
-        out.params[spec.name] = detail::read_number(
-            *value, spec.integer ? detail::integer_in(spec.min, spec.max) : detail::number_in(spec.min, spec.max));
-  }
+    builtin->expected("a built-in problem, one of (" + detail::join(names) + ")",
+                      detail::did_you_mean(out.builtin, names));
+  read_problem_params(problem.get("params"), *entry, out.params);
   return *entry;
 }
 
@@ -128,11 +135,12 @@ const problem_entry& read_problem(const std::optional<located>& section, const l
 void read_selection(const located& section, std::size_t population, selection_options& out) {
   const yaml_map m(section, selection_keys);
   m.check_keys(selection_keys);
-  if (const auto type = m.get("type")) detail::read_enum(*type, choice_list<int>{{"tournament", 0}});
+  if (const auto type = m.get("type"))  // tournament is the only selection so far: only checked
+    detail::read_enum(*type, choice_list<int>{{"tournament", 0}});
   if (const auto size = m.get("size"))
-    out.tournament_size = static_cast<int>(
-        detail::read_int(*size, detail::integer_in(1, double(population)),
-                         "an integer in [1, population = " + std::to_string(population) + "]"));
+    out.tournament_size =
+        static_cast<int>(detail::read_int(*size, detail::integer_in(1, double(population)),
+                                          "an integer in [1, population = " + std::to_string(population) + "]"));
 }
 
 /// Reads a crossover/mutation `type:` and checks that it can vary the problem's genes.
@@ -181,7 +189,8 @@ void read_mutation(const std::optional<located>& section, const problem_entry& p
   }
   if (const auto eta = m.get("eta")) out.eta = detail::read_number(*eta, detail::number_at_least(0));
   if (const auto sigma = m.get("sigma")) out.sigma = detail::read_number(*sigma, detail::number_above(0));
-  if (const auto step = m.get("step")) out.step = static_cast<int>(detail::read_int(*step, detail::integer_at_least(1)));
+  if (const auto step = m.get("step"))
+    out.step = static_cast<int>(detail::read_int(*step, detail::integer_at_least(1)));
 }
 
 /// `ga.constraint_handling:` — feasibility rules, or a static penalty of `weight`.
@@ -189,8 +198,9 @@ void read_constraint_handling(const located& section, constraint_options& out) {
   const yaml_map m(section, constraint_keys);
   m.check_keys(constraint_keys);
   if (const auto type = m.get("type"))
-    out.rule = detail::read_enum(*type, choice_list<constraint_rule>{{"feasibility-rules", constraint_rule::feasibility_rules},
-                                                                    {"penalty", constraint_rule::penalty}});
+    out.rule =
+        detail::read_enum(*type, choice_list<constraint_rule>{{"feasibility-rules", constraint_rule::feasibility_rules},
+                                                              {"penalty", constraint_rule::penalty}});
   if (const auto weight = m.get("weight")) out.penalty_weight = detail::read_number(*weight, detail::number_above(0));
   if (const auto eps = m.get("equality_tolerance"))
     out.equality_tolerance = detail::read_number(*eps, detail::number_at_least(0));
@@ -229,7 +239,8 @@ void read_stop(const located& section, stop_options& out) {
   if (const auto target = m.get("target"); target && !target->is_null())
     out.target = detail::read_number(*target, detail::any_number(), "a finite number or null");
   if (const auto stall = m.get("stall_generations"); stall && !stall->is_null())
-    out.stall_generations = static_cast<int>(detail::read_int(*stall, detail::integer_at_least(1), "an integer >= 1 or null"));
+    out.stall_generations =
+        static_cast<int>(detail::read_int(*stall, detail::integer_at_least(1), "an integer >= 1 or null"));
   if (const auto limit = m.get("time_limit_s"); limit && !limit->is_null())
     out.time_limit_s = detail::read_number(*limit, detail::number_above(0), "a number of seconds > 0 or null");
 }
@@ -239,7 +250,8 @@ void read_output(const located& section, output_config& out) {
   const yaml_map m(section, output_keys);
   m.check_keys(output_keys);
   for (const auto& [key, field] : {std::pair{"result", &out.result}, std::pair{"history", &out.history}})
-    if (const auto path = m.get(key); path && !path->is_null()) *field = detail::read_string(*path, "a file path or null");
+    if (const auto path = m.get(key); path && !path->is_null())
+      *field = detail::read_string(*path, "a file path or null");
 }
 
 }  // namespace
@@ -266,7 +278,8 @@ run_config parse_config(const std::string& text, const std::string& source_name,
     cfg.backend = detail::read_enum(*backend, by_name(std::vector{backend_kind::serial, backend_kind::tbb,
                                                                   backend_kind::cuda, backend_kind::automatic}));
   if (const auto precision = sections.get("precision"))
-    cfg.precision = detail::read_enum(*precision, by_name(std::vector{precision_kind::float64, precision_kind::float32}));
+    cfg.precision =
+        detail::read_enum(*precision, by_name(std::vector{precision_kind::float64, precision_kind::float32}));
   if (const auto threads = sections.get("threads"))
     cfg.threads = static_cast<int>(detail::read_int(*threads, detail::integer_at_least(0)));
   if (const auto output = sections.get("output")) read_output(*output, cfg.output);

@@ -48,6 +48,12 @@ bool is_decimal_number(const std::string& s) {
 /// A plain scalar: neither quoted nor explicitly tagged as a string.
 bool is_plain_scalar(const YAML::Node& n) { return n.IsScalar() && n.Tag() == "?"; }
 
+std::string trim(const std::string& s) {
+  const std::size_t begin = s.find_first_not_of(" \t");
+  if (begin == std::string::npos) return "";
+  return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
+}
+
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
@@ -92,10 +98,14 @@ void config_source::fail(const std::string& path, const YAML::Mark& mark, const 
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null: return "null";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Map: return "a map";
-    case YAML::NodeType::Scalar: break;
+    case YAML::NodeType::Null:
+      return "null";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a map";
+    case YAML::NodeType::Scalar:
+      break;
   }
   std::string text = node.Scalar();
   if (text.size() > max_shown_chars) text = text.substr(0, max_shown_chars) + "...";
@@ -123,13 +133,14 @@ std::string did_you_mean(const std::string& given, const std::vector<std::string
 }
 
 std::string number_text(double v) {
-  if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 1e15) return fmt::format("{}", static_cast<long long>(v));
+  if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 1e15)
+    return fmt::format("{}", static_cast<long long>(v));
   return fmt::format("{}", v);
 }
 
 // ---------------------------------------------------------------- located, yaml_map
 
-bool located::is_word(const char* word) const { return is_plain_scalar(node_) && node_.Scalar() == word; }
+bool located::is_word(const char* word) const { return node_.IsScalar() && node_.Scalar() == word; }
 
 yaml_map::yaml_map(const located& node, const std::vector<std::string>& allowed_hint) : self_(node) {
   if (node.is_null()) return;
@@ -143,10 +154,9 @@ yaml_map::yaml_map(const located& node, const std::vector<std::string>& allowed_
     const std::string path = node.child_path(name);
     if (const entry* first = find(name))
       node.source().fail(path, key.Mark(),
-                         first->key_mark.is_null()
-                             ? "duplicate key"
-                             : fmt::format("duplicate key (first at line {}, column {})", first->key_mark.line + 1,
-                                                       first->key_mark.column + 1));
+                         first->key_mark.is_null() ? "duplicate key"
+                                                   : fmt::format("duplicate key (first at line {}, column {})",
+                                                                 first->key_mark.line + 1, first->key_mark.column + 1));
     // A null value ("population:" with nothing after it) is reported at its key.
     const YAML::Mark mark = value.IsNull() ? key.Mark() : value.Mark();
     entries_.push_back(entry{name, key.Mark(), located(value, path, mark, node.source())});
@@ -173,7 +183,8 @@ std::vector<std::string> yaml_map::keys() const {
 void yaml_map::check_keys(const std::vector<std::string>& allowed, const std::string& noun) const {
   for (const auto& e : entries_)
     if (std::find(allowed.begin(), allowed.end(), e.key) == allowed.end())
-      fail_at_key(e.key, "unknown " + noun + ", expected one of (" + join(allowed) + ")" + did_you_mean(e.key, allowed));
+      fail_at_key(e.key,
+                  "unknown " + noun + ", expected one of (" + join(allowed) + ")" + did_you_mean(e.key, allowed));
 }
 
 void yaml_map::fail_at_key(const std::string& key, const std::string& message) const {
@@ -218,9 +229,8 @@ std::optional<double> parse_number(const located& v) {
   const char* begin = s.data() + (s[0] == '+' ? 1 : 0);  // from_chars takes '-' but not '+'
   double value = 0;
   const auto [end, ec] = std::from_chars(begin, s.data() + s.size(), value);
-  if (end != s.data() + s.size()) return std::nullopt;
-  if (ec == std::errc::result_out_of_range)  // 1e999 → ±inf, 1e-999 → 0
-    return std::fabs(value) < 1 ? 0.0 : (negative ? -1 : 1) * std::numeric_limits<double>::infinity();
+  // Beyond the range of double (1e999, 1e-999): not a usable number, reported as such.
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
   return value;
 }
 
@@ -228,8 +238,7 @@ double read_number(const located& v, const number_range& range, const std::strin
   const std::optional<double> value = parse_number(v);
   if (value && range.contains(*value)) return *value;
   std::string wording = expect.empty() ? range.text() : expect;
-  if (value && range.hi_implicit && *value > range.hi)
-    wording += " (at most " + number_text(range.hi) + ")";
+  if (value && range.hi_implicit && *value > range.hi) wording += " (at most " + number_text(range.hi) + ")";
   v.expected(wording);
 }
 
@@ -271,8 +280,8 @@ YAML::Node load_document(const std::string& text, const config_source& source) {
 void apply_override(YAML::Node& root, const std::string& text, config_source& source) {
   const auto malformed = [&] { throw config_error("--set '" + text + "': expected key.path=value"); };
   const std::size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0) malformed();
-  const std::string path = text.substr(0, eq);
+  if (eq == std::string::npos) malformed();
+  const std::string path = trim(text.substr(0, eq));
   std::vector<std::string> keys;
   for (std::size_t begin = 0;;) {
     const std::size_t dot = path.find('.', begin);
@@ -287,7 +296,8 @@ void apply_override(YAML::Node& root, const std::string& text, config_source& so
     value = YAML::Load(text.substr(eq + 1));
   } catch (const YAML::Exception& e) {
     source.mark_overridden(path, text);
-    source.fail(path, YAML::Mark::null_mark(), "expected a YAML value, got " + text.substr(eq + 1) + " (" + e.msg + ")");
+    source.fail(path, YAML::Mark::null_mark(),
+                "expected a YAML value, got " + text.substr(eq + 1) + " (" + e.msg + ")");
   }
 
   // Walk with reset(): assigning one Node to another would overwrite the target's content (yaml-cpp semantics).

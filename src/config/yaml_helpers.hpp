@@ -71,7 +71,7 @@ class located {
   const config_source& source() const { return *source_; }
 
   bool is_null() const { return node_.IsNull(); }
-  /// True for a plain (unquoted, untagged) scalar equal to `word`.
+  /// True for a scalar (plain or quoted) equal to `word`, e.g. `auto`.
   bool is_word(const char* word) const;
 
   /// @throws config_error `where: path: message`.
@@ -157,7 +157,8 @@ number_range any_number();
 
 /**
  * Parses a plain YAML 1.2 core-schema number: `[-+]?(.d+|d+(.d*)?)([eE][-+]?d+)?`,
- * `[-+].inf`, `.nan`. Quoted scalars are strings, not numbers.
+ * `[-+].inf`, `.nan`. Quoted scalars are strings, not numbers; so are
+ * values beyond the range of double (`1e999`).
  */
 std::optional<double> parse_number(const located& v);
 
@@ -204,7 +205,8 @@ E read_enum(const located& v, const choice_list<E>& choices) {
 YAML::Node load_document(const std::string& text, const config_source& source);
 
 /**
- * Applies one `--set a.b.c=value` override to `root` (a map): walks `a.b`,
+ * Applies one `--set a.b.c=value` override to `root` (a map): walks `a.b`
+ * (spaces around the key path are ignored),
  * creating maps where keys are absent or null, and sets `c` to `value` parsed
  * as YAML. Records the replaced and created paths in `source`.
  * @throws config_error `--set 'TEXT': expected key.path=value` when malformed;

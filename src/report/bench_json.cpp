@@ -1,12 +1,5 @@
 #include "fusedga/report/bench_json.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-
 #include "fusedga/core/error.hpp"
 #include "fusedga/report/bytes_model.hpp"
 
@@ -62,26 +55,6 @@ nlohmann::json bench_report_json(const bench_report& r) {
           {"environment", env},
           {"rows", rows},
           {"notes", r.notes}};
-}
-
-void write_file_atomic(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw error("cannot write " + path + ": cannot create " + tmp + ": " + std::strerror(errno));
-    out << text;
-    out.flush();
-    if (!out) {
-      const int e = errno;
-      std::remove(tmp.c_str());
-      throw error("cannot write " + tmp + ": " + std::strerror(e));
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    std::remove(tmp.c_str());
-    throw error("cannot rename " + tmp + " to " + path + ": " + std::strerror(e));
-  }
 }
 
 }  // namespace fusedga

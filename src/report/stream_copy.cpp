@@ -3,6 +3,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -18,12 +23,47 @@
 
 namespace fusedga {
 
-std::size_t default_stream_array_bytes() {
-  std::size_t bytes = std::size_t(256) << 20;
+std::size_t last_level_cache_bytes() {
+  // sysfs describes each cache instance this machine exposes; sum the distinct
+  // highest-level ones (one per CCD/socket). glibc's sysconf value can be the
+  // whole socket's L3 under a hypervisor, so it is only the fallback.
+  namespace fs = std::filesystem;
+  int best_level = 0;
+  std::map<std::string, std::size_t> instances;  // shared_cpu_list -> bytes
+  std::error_code ec;
+  for (const auto& cpu : fs::directory_iterator("/sys/devices/system/cpu", ec)) {
+    const std::string name = cpu.path().filename().string();
+    if (name.rfind("cpu", 0) != 0 || name.size() < 4 || !std::isdigit(static_cast<unsigned char>(name[3]))) continue;
+    for (const auto& index : fs::directory_iterator(cpu.path() / "cache", ec)) {
+      int level = 0;
+      std::string type, size, shared;
+      std::ifstream(index.path() / "level") >> level;
+      std::ifstream(index.path() / "type") >> type;
+      std::ifstream(index.path() / "size") >> size;
+      std::ifstream(index.path() / "shared_cpu_list") >> shared;
+      if (type == "Instruction" || size.empty() || level < best_level) continue;
+      std::size_t bytes = std::strtoull(size.c_str(), nullptr, 10);
+      if (size.back() == 'K') bytes <<= 10;
+      if (size.back() == 'M') bytes <<= 20;
+      if (level > best_level) {
+        best_level = level;
+        instances.clear();
+      }
+      instances[shared] = bytes;
+    }
+  }
+  std::size_t total = 0;
+  for (const auto& [shared, bytes] : instances) total += bytes;
+  if (total > 0) return total;
 #ifdef _SC_LEVEL3_CACHE_SIZE
   const long llc = ::sysconf(_SC_LEVEL3_CACHE_SIZE);
-  if (llc > 0) bytes = std::max(bytes, 4 * static_cast<std::size_t>(llc));
+  if (llc > 0) return static_cast<std::size_t>(llc);
 #endif
+  return 0;
+}
+
+std::size_t default_stream_array_bytes() {
+  const std::size_t bytes = std::max(std::size_t(256) << 20, 4 * last_level_cache_bytes());
   return bytes / sizeof(double) * sizeof(double);
 }
 

@@ -2,9 +2,8 @@
 // fill every field; each class of mistake is a config_error whose message
 // names file:line:col (or the --set override), the key path and what was expected.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -37,10 +36,10 @@ std::string registered_names() {
 const param_spec& gene_sum_genes() {
   const problem_entry* entry = find_problem("seed/gene-sum");
   REQUIRE(entry != nullptr);
-  for (const auto& spec : entry->params)
-    if (spec.name == "genes") return spec;
-  FAIL("seed/gene-sum has no 'genes' parameter");
-  throw 0;  // unreachable
+  const auto it = std::find_if(entry->params.begin(), entry->params.end(),
+                               [](const param_spec& spec) { return spec.name == "genes"; });
+  REQUIRE(it != entry->params.end());
+  return *it;
 }
 
 std::string integer_text(double v) { return std::to_string(static_cast<long long>(v)); }
@@ -208,7 +207,8 @@ TEST_CASE("error: duplicate key", "[config][errors]") {
 }
 
 TEST_CASE("error: population < 2", "[config][errors]") {
-  CHECK(error_of(quadratic + "ga:\n  population: 1\n") == "run.yaml:3:15: ga.population: expected an integer >= 2, got 1");
+  CHECK(error_of(quadratic + "ga:\n  population: 1\n") ==
+        "run.yaml:3:15: ga.population: expected an integer >= 2, got 1");
   CHECK(error_of(quadratic + "ga:\n  population: 3000000000\n") ==
         "run.yaml:3:15: ga.population: expected an integer >= 2 (at most 2147483647), got 3000000000");
 }
@@ -252,7 +252,8 @@ TEST_CASE("error: unknown operator name", "[config][errors]") {
         "did you mean sbx?");
   CHECK(error_of(quadratic + "ga: {selection: {type: roulette}}\n") ==
         "run.yaml:2:24: ga.selection.type: expected one of (tournament), got roulette");
-  CHECK(error_of(quadratic + "backend: gpu\n") == "run.yaml:2:10: backend: expected one of (serial, tbb, cuda, auto), got gpu");
+  CHECK(error_of(quadratic + "backend: gpu\n") ==
+        "run.yaml:2:10: backend: expected one of (serial, tbb, cuda, auto), got gpu");
 }
 
 TEST_CASE("error: unknown problem param", "[config][errors]") {
@@ -266,28 +267,32 @@ TEST_CASE("error: unknown problem param", "[config][errors]") {
 
 TEST_CASE("error: out-of-range or non-integer problem param", "[config][errors]") {
   const param_spec& genes = gene_sum_genes();
-  const std::string expected = "run.yaml:2:44: problem.params.genes: expected an integer in [" + integer_text(genes.min) +
-                               ", " + integer_text(genes.max) + "], got ";
+  const std::string expected = "run.yaml:2:44: problem.params.genes: expected an integer in [" +
+                               integer_text(genes.min) + ", " + integer_text(genes.max) + "], got ";
   CHECK(error_of("problem:\n  {builtin: seed/gene-sum, params: {genes: 0}}\n") == expected + "0");
   CHECK(error_of("problem:\n  {builtin: seed/gene-sum, params: {genes: 2.5}}\n") == expected + "2.5");
 }
 
 TEST_CASE("error: wrong types", "[config][errors]") {
-  CHECK(error_of(quadratic + "ga:\n  population: abc\n") == "run.yaml:3:15: ga.population: expected an integer >= 2, got abc");
+  CHECK(error_of(quadratic + "ga:\n  population: abc\n") ==
+        "run.yaml:3:15: ga.population: expected an integer >= 2, got abc");
   CHECK(error_of(quadratic + "ga:\n  population: \"100\"\n") ==
         "run.yaml:3:15: ga.population: expected an integer >= 2, got \"100\"");
-  CHECK(error_of(quadratic + "ga:\n  population:\n") == "run.yaml:3:3: ga.population: expected an integer >= 2, got null");
+  CHECK(error_of(quadratic + "ga:\n  population:\n") ==
+        "run.yaml:3:3: ga.population: expected an integer >= 2, got null");
   CHECK(error_of(quadratic + "ga:\n  selection: [1]\n") ==
         "run.yaml:3:14: ga.selection: expected a map (keys: type, size), got a list");
   CHECK(error_of(quadratic + "ga: {crossover: {rate: {x: 1}}}\n") ==
         "run.yaml:2:24: ga.crossover.rate: expected a number in [0, 1], got a map");
   CHECK(error_of(quadratic + "ga: {seed: -1}\n") ==
         "run.yaml:2:12: ga.seed: expected an integer in [0, 18446744073709551615], got -1");
-  CHECK(error_of(quadratic + "stop: {target: .inf}\n") == "run.yaml:2:16: stop.target: expected a finite number or null, got .inf");
+  CHECK(error_of(quadratic + "stop: {target: .inf}\n") ==
+        "run.yaml:2:16: stop.target: expected a finite number or null, got .inf");
   CHECK(error_of(quadratic + "output: {result: [a]}\n") ==
         "run.yaml:2:18: output.result: expected a file path or null, got a list");
-  CHECK(error_of("[1, 2]\n") ==
-        "run.yaml:1:1: expected a map of sections (problem, ga, stop, backend, precision, threads, output), got a list");
+  CHECK(
+      error_of("[1, 2]\n") ==
+      "run.yaml:1:1: expected a map of sections (problem, ga, stop, backend, precision, threads, output), got a list");
 }
 
 TEST_CASE("error: empty document", "[config][errors]") {
@@ -300,7 +305,8 @@ TEST_CASE("error: empty document", "[config][errors]") {
 
 TEST_CASE("error: YAML syntax", "[config][errors]") {
   CHECK(error_of(quadratic + "ga: {population: [1, 2}\n") == "run.yaml:2:23: invalid YAML: illegal flow end");
-  CHECK(error_of(quadratic + "---\nga: {}\n") == "run.yaml:3:1: invalid YAML: expected a single document, got a second one");
+  CHECK(error_of(quadratic + "---\nga: {}\n") ==
+        "run.yaml:3:1: invalid YAML: expected a single document, got a second one");
 }
 
 TEST_CASE("error: sbx or polynomial on an integer problem, creep on a real one", "[config][errors]") {
@@ -318,10 +324,10 @@ TEST_CASE("error: sbx or polynomial on an integer problem, creep on a real one",
 // ------------------------------------------------------------------ --set overrides
 
 TEST_CASE("--set overrides are applied before validation", "[config][set]") {
-  const run_config c = parse_config(quadratic + "ga: {population: 1}\n", "run.yaml",
-                                    {"ga.population=50", "stop.target=3.5", "ga.crossover={type: uniform, rate: 0.5}",
-                                     "output.result=r.json", "problem.builtin=classic/sphere",
-                                     "problem.params.dimension=7"});
+  const run_config c =
+      parse_config(quadratic + "ga: {population: 1}\n", "run.yaml",
+                   {"ga.population=50", "stop.target=3.5", "ga.crossover={type: uniform, rate: 0.5}",
+                    "output.result=r.json", "problem.builtin=classic/sphere", "problem.params.dimension=7"});
   CHECK(c.ga.population == 50);
   CHECK(c.ga.stop.target == std::optional<double>(3.5));
   CHECK(c.ga.crossover.kind == crossover_kind::uniform);
@@ -329,6 +335,8 @@ TEST_CASE("--set overrides are applied before validation", "[config][set]") {
   CHECK(c.output.result == std::optional<std::string>("r.json"));
   CHECK(c.problem.builtin == "classic/sphere");
   CHECK(c.problem.params.at("dimension") == 7);
+  CHECK(parse_config(quadratic, "run.yaml", {" ga.population = 30"}).ga.population == 30);
+  CHECK(parse_config(quadratic, "run.yaml", {"ga.mutation.rate=\"auto\""}).ga.mutation.rate == std::nullopt);
   // The later of two overrides of one key wins.
   CHECK(parse_config(quadratic, "run.yaml", {"ga.generations=5", "ga.generations=6"}).ga.generations == 6);
 }
@@ -337,11 +345,14 @@ TEST_CASE("error: malformed --set", "[config][set][errors]") {
   CHECK(error_of(quadratic, {"ga.population"}) == "--set 'ga.population': expected key.path=value");
   CHECK(error_of(quadratic, {"=3"}) == "--set '=3': expected key.path=value");
   CHECK(error_of(quadratic, {"ga..population=3"}) == "--set 'ga..population=3': expected key.path=value");
+  CHECK(error_of(quadratic, {" =3"}) == "--set ' =3': expected key.path=value");
 }
 
 TEST_CASE("error: invalid --set value", "[config][set][errors]") {
-  CHECK(error_of(quadratic, {"ga.population=abc"}) == "--set ga.population=abc: ga.population: expected an integer >= 2, got abc");
-  CHECK(error_of(quadratic, {"ga={population: 1}"}) == "--set ga={population: 1}: ga.population: expected an integer >= 2, got 1");
+  CHECK(error_of(quadratic, {"ga.population=abc"}) ==
+        "--set ga.population=abc: ga.population: expected an integer >= 2, got abc");
+  CHECK(error_of(quadratic, {"ga={population: 1}"}) ==
+        "--set ga={population: 1}: ga.population: expected an integer >= 2, got 1");
   CHECK(error_of(quadratic, {"ga.crossovr.type=sbx"}) ==
         "--set ga.crossovr.type=sbx: ga.crossovr: unknown key, expected one of (population, generations, seed, "
         "selection, crossover, mutation, elitism, constraint_handling); did you mean crossover?");

@@ -3,8 +3,10 @@
 /// The oneTBB backend: passes split over tiles across a task arena.
 
 #include <cstddef>
+#include <memory>
 
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -29,9 +31,12 @@ namespace detail {
  */
 class tbb_executor {
  public:
-  explicit tbb_executor(const backend::tbb& b)
-      : arena_(b.threads > 0 ? b.threads : ::tbb::task_arena::automatic) {
-    arena_.initialize();
+  explicit tbb_executor(const backend::tbb& b) {
+    // oneTBB caps workers at the core count unless told otherwise; honour an explicit larger request.
+    if (b.threads > ::tbb::info::default_concurrency())
+      limit_ = std::make_shared<::tbb::global_control>(::tbb::global_control::max_allowed_parallelism,
+                                                        static_cast<std::size_t>(b.threads));
+    arena_.initialize(b.threads > 0 ? b.threads : ::tbb::task_arena::automatic);
   }
   template <class F>
   void for_each_index(std::size_t n, F&& f) {
@@ -44,6 +49,7 @@ class tbb_executor {
   int concurrency() const { return arena_.max_concurrency(); }
 
  private:
+  std::shared_ptr<::tbb::global_control> limit_;
   ::tbb::task_arena arena_;
 };
 

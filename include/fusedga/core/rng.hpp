@@ -56,8 +56,8 @@ struct counter_rng {
 
 /// Uniform in the open interval (0, 1) from 32 random bits (double: 2^-32 resolution).
 FUSEDGA_HD inline double unit_double(std::uint32_t u) { return (double(u) + 0.5) * 2.3283064365386963e-10; }
-/// Uniform in the open interval (0, 1) from the top 24 bits (float: exact).
-FUSEDGA_HD inline float unit_float(std::uint32_t u) { return (float(u >> 8) + 0.5f) * 5.9604644775390625e-08f; }
+/// Uniform in the open interval (0, 1) from the top 23 bits (float: exact, 2^-23 resolution).
+FUSEDGA_HD inline float unit_float(std::uint32_t u) { return (float(u >> 9) + 0.5f) * 1.1920928955078125e-07f; }
 
 /// Uniform in (0, 1) as `Real` (float or double).
 template <class Real>

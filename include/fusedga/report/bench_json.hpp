@@ -19,11 +19,6 @@ namespace fusedga {
  */
 nlohmann::json bench_report_json(const bench_report& report);
 
-/**
- * Writes `text` to `path` atomically: a temporary file in the same directory,
- * then std::rename over `path`, so readers see the old file or the whole new one.
- * @throws error when the file cannot be written (the temporary is removed).
- */
-void write_file_atomic(const std::string& path, const std::string& text);
+/// Write the JSON with `write_file_atomic` (atomic_file.hpp).
 
 }  // namespace fusedga

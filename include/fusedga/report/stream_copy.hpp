@@ -17,7 +17,12 @@ struct copy_bandwidth {
   int trials = 0;              ///< trials run (the best is reported)
 };
 
-/// Default array size: max(256 MiB, 4 × the last-level cache), in bytes, rounded to whole doubles.
+/// Bytes of last-level cache on this machine: the sum of the distinct
+/// highest-level cache instances in /sys/devices/system/cpu (sysconf as a
+/// fallback), 0 when unknown.
+std::size_t last_level_cache_bytes();
+
+/// Default array size: max(256 MiB, 4 × last_level_cache_bytes()), in bytes, rounded to whole doubles.
 std::size_t default_stream_array_bytes();
 
 /**

@@ -1,0 +1,215 @@
+// ga-bench: the same problem through every evaluation strategy and backend,
+// side by side (DESIGN.md, "Performance is measured, not assumed").
+//
+//   ga-bench PROBLEM_OR_CONFIG [--sizes 1000,100000,900000] [--backends serial,tbb]
+//            [--threads 1,2] [--repeats N] [--min-time S] [--precision double|float]
+//            [--set key=value ...] [--workloads eval,generation]
+//            [--tiers object,unfused,fused] [--json FILE] [--quiet]
+//
+// Exit status: 0 ok, 2 usage or config error, 1 runtime error.
+
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <tbb/info.h>
+
+#include "fusedga/config/registry.hpp"
+#include "fusedga/config/run_config.hpp"
+#include "fusedga/core/error.hpp"
+#include "fusedga/report/bench_config.hpp"
+#include "fusedga/report/atomic_file.hpp"
+#include "fusedga/report/bench_json.hpp"
+#include "fusedga/report/bench_runner.hpp"
+#include "fusedga/report/bench_table.hpp"
+#include "fusedga/report/bench_target.hpp"
+
+namespace {
+
+using fusedga::config_error;
+
+/// "1000", "1e6" or "1_000_000" as a population size.
+std::size_t parse_size(std::string text) {
+  std::string digits;
+  for (const char c : text)
+    if (c != '_' && c != '\'') digits += c;
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(digits, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != digits.size() || digits.empty() || !(v >= 2) || v >= 2147483648.0 || v != std::floor(v))
+    throw config_error("--sizes: '" + text + "' is not a population size (an integer in [2, 2147483647], e.g. 1000 or 1e6)");
+  return static_cast<std::size_t>(v);
+}
+
+template <class T>
+std::vector<T> parse_choices(const std::vector<std::string>& items, const char* option,
+                             const std::vector<std::pair<std::string, T>>& names) {
+  std::vector<T> out;
+  for (const auto& item : items) {
+    bool found = false;
+    for (const auto& [name, value] : names)
+      if (item == name) {
+        out.push_back(value);
+        found = true;
+      }
+    if (!found) {
+      std::string valid;
+      for (const auto& n : names) valid += (valid.empty() ? "" : ", ") + n.first;
+      throw config_error(std::string(option) + ": unknown value '" + item + "'; expected one of: " + valid);
+    }
+  }
+  return out;
+}
+
+/// 1, 2, 4, ... below `cores`, then `cores`.
+std::vector<int> default_thread_counts(int cores) {
+  std::vector<int> t;
+  for (int k = 1; k < cores; k *= 2) t.push_back(k);
+  t.push_back(cores);
+  return t;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{
+      "ga-bench: time one problem through every evaluation tier (object-per-individual, unfused NumPy-style, fused) "
+      "and backend, with achieved bandwidth against this machine's measured copy bandwidth.",
+      "ga-bench"};
+  std::string target_name;
+  std::vector<std::string> sizes_text{"1000", "100000", "900000"};
+  std::vector<std::string> backends_text{"serial", "tbb"};
+  std::vector<int> threads;
+  int repeats = 5;
+  double min_time = 0.2;
+  std::string precision;
+  std::vector<std::string> sets;
+  std::vector<std::string> workloads_text{"eval", "generation"};
+  std::vector<std::string> tiers_text{"object", "unfused", "fused"};
+  std::string json_path;
+  bool quiet = false;
+  bool list = false;
+  double stream_mib = 0;
+
+  app.add_option("problem", target_name, "built-in problem name (e.g. seed/constrained-quadratic) or YAML config file");
+  app.add_option("--sizes", sizes_text, "population sizes, comma-separated (default 1000,100000,900000)")->delimiter(',');
+  app.add_option("--backends", backends_text, "fused-tier backends: serial, tbb (default serial,tbb)")->delimiter(',');
+  app.add_option("--threads", threads, "TBB thread counts (default 1, 2, 4, ... up to all cores)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  app.add_option("--repeats", repeats, "timed calls at least, after one warm-up call (default 5)")->check(CLI::PositiveNumber);
+  app.add_option("--min-time", min_time, "and until the timed calls add up to this many seconds (default 0.2)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--precision", precision, "double or float (default: the config's, double for a built-in name)")
+      ->check(CLI::IsMember({"double", "float"}));
+  app.add_option("--set", sets, "override a config value, key.path=value (repeatable)");
+  app.add_option("--workloads", workloads_text, "eval, generation (default both)")->delimiter(',');
+  app.add_option("--tiers", tiers_text, "object, unfused, fused (default all)")->delimiter(',');
+  app.add_option("--json", json_path, "also write the report as JSON to FILE (atomically)");
+  app.add_option("--stream-mib", stream_mib, "MiB per array of the copy-bandwidth probe (default max(256, 4 x LLC))")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--quiet,-q", quiet, "no progress lines on stderr");
+  app.add_flag("--list", list, "list the built-in problems and exit");
+  app.footer(
+      "Tiers: object = a std::vector per individual and a virtual call each (DEAP/OpenGA style); unfused = one pass per "
+      "arithmetic operation with fresh temporaries (NumPy style, seed problems only); fused = the engine's passes. "
+      "Object and unfused run single-threaded on the first backend's population. Exit status: 0 ok, 2 usage or config "
+      "error, 1 runtime error.");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+
+  if (list) {
+    for (const auto& e : fusedga::builtin_problems()) std::cout << fmt::format("{:<36} {}\n", e.name, e.description);
+    return 0;
+  }
+  if (target_name.empty()) throw config_error("a built-in problem name or a config file is required (see --help, --list)");
+
+  fusedga::bench_plan plan;
+  for (const auto& s : sizes_text) plan.sizes.push_back(parse_size(s));
+  const auto kinds = parse_choices<fusedga::backend_kind>(
+      backends_text, "--backends", {{"serial", fusedga::backend_kind::serial}, {"tbb", fusedga::backend_kind::tbb}});
+  const int cores = ::tbb::info::default_concurrency();
+  if (threads.empty()) threads = default_thread_counts(cores);
+  std::vector<std::string> notes;
+  for (const int t : threads)
+    if (t > cores) notes.push_back(fmt::format("--threads {} exceeds the {} cores available (oversubscribed)", t, cores));
+  for (const auto k : kinds) {
+    if (k == fusedga::backend_kind::serial) plan.backends.push_back({k, 1});
+    else
+      for (const int t : threads) plan.backends.push_back({k, t});
+  }
+  plan.tiers = parse_choices<fusedga::bench_tier>(tiers_text, "--tiers",
+                                                  {{"object", fusedga::bench_tier::object},
+                                                   {"unfused", fusedga::bench_tier::unfused},
+                                                   {"fused", fusedga::bench_tier::fused}});
+  plan.workloads = parse_choices<fusedga::bench_workload>(
+      workloads_text, "--workloads",
+      {{"eval", fusedga::bench_workload::eval}, {"generation", fusedga::bench_workload::generation}});
+  plan.repeats.min_repeats = repeats;
+  plan.repeats.min_time_s = min_time;
+  if (stream_mib > 0) plan.copy_array_bytes = static_cast<std::size_t>(stream_mib * 1024 * 1024);
+  if (!json_path.empty()) {
+    const auto dir = std::filesystem::absolute(json_path).parent_path();
+    if (!std::filesystem::is_directory(dir))
+      throw config_error("--json " + json_path + ": directory " + dir.string() + " does not exist");
+  }
+
+  fusedga::run_config cfg = fusedga::resolve_bench_config(target_name, sets);
+  if (precision == "float") cfg.precision = fusedga::precision_kind::float32;
+  if (precision == "double") cfg.precision = fusedga::precision_kind::float64;
+  const fusedga::problem_entry* entry = fusedga::find_problem(cfg.problem.builtin);
+  if (!entry) throw config_error("unknown built-in problem '" + cfg.problem.builtin + "'");
+
+  const auto target = entry->bench(cfg);
+  const fusedga::bench_progress progress = [quiet](const std::string& line) {
+    if (!quiet) std::cerr << "ga-bench: " << line << std::endl;
+  };
+  fusedga::bench_report report = fusedga::run_bench(*target, plan, progress);
+  report.problem = cfg.problem.builtin;
+  report.source = cfg.source;
+  report.precision = fusedga::to_string(cfg.precision);
+  report.notes.insert(report.notes.begin(), notes.begin(), notes.end());
+
+  std::cout << fusedga::format_bench_table(report) << std::flush;
+  if (!json_path.empty()) {
+    fusedga::write_file_atomic(json_path, fusedga::bench_report_json(report).dump(2) + "\n");
+    if (!quiet) std::cerr << "ga-bench: wrote " << json_path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const fusedga::config_error& e) {
+    std::cerr << "ga-bench: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "ga-bench: error: " << e.what() << "\n";
+    return 1;
+  } catch (...) {
+    std::cerr << "ga-bench: error: unknown exception\n";
+    return 1;
+  }
+}

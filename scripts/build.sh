@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs dependencies, configures and builds FusedGA (Release) into build/.
+# Usage: bash scripts/build.sh [cmake --build targets...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
+jobs="${FUSEDGA_JOBS:-$(nproc)}"
+if [ $# -gt 0 ]; then
+  for t in "$@"; do cmake --build build -j "$jobs" --target "$t"; done
+else
+  cmake --build build -j "$jobs"
+fi

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs the Debian packages FusedGA builds with (Debian 12). Skips apt when all are present.
+set -euo pipefail
+pkgs=(build-essential cmake ccache libtbb-dev libyaml-cpp-dev catch2 libcli11-dev libfmt-dev
+      nlohmann-json3-dev librandom123-dev)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

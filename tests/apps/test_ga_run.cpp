@@ -1,0 +1,163 @@
+// ga-run end to end: exit codes, printed summary, result JSON / history CSV,
+// atomic writes, Ctrl-C.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct outcome {
+  int exit_code;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+/// A fresh directory per test, removed afterwards.
+struct scratch_dir {
+  fs::path path;
+  scratch_dir() {
+    path = fs::temp_directory_path() / ("fusedga-test-" + std::to_string(::getpid()) + "-" +
+                                         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+    fs::create_directories(path);
+  }
+  ~scratch_dir() { fs::remove_all(path); }
+  fs::path operator/(const std::string& name) const { return path / name; }
+  void write(const std::string& name, const std::string& text) const { std::ofstream(path / name) << text; }
+};
+
+outcome ga_run(const scratch_dir& dir, const std::string& args) {
+  const std::string cmd = std::string(FUSEDGA_GA_RUN) + " " + args + " > " + (dir / "stdout").string() + " 2> " +
+                          (dir / "stderr").string();
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "stdout"), slurp(dir / "stderr")};
+}
+
+}  // namespace
+
+TEST_CASE("ga-run without a config solves the embedded seed example 2", "[ga-run]") {
+  scratch_dir dir;
+  const outcome r = ga_run(dir, "");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("problem      seed/constrained-quadratic"));
+  CHECK_THAT(r.out, Catch::Contains("feasible     yes"));
+  CHECK_THAT(r.out, Catch::Contains("y = 7"));
+  CHECK(r.err.find('\r') == std::string::npos);  // no progress line when stderr is not a terminal
+}
+
+TEST_CASE("ga-run --out and --history write the result JSON and the history CSV", "[ga-run]") {
+  scratch_dir dir;
+  const outcome r = ga_run(dir, "--quiet --set ga.generations=50 --set ga.population=5000 --out " +
+                                    (dir / "r.json").string() + " --history " + (dir / "h.csv").string());
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.empty());
+  const auto j = nlohmann::json::parse(slurp(dir / "r.json"));
+  CHECK(j["problem"] == "seed/constrained-quadratic");
+  CHECK(j["backend"] == "tbb");
+  CHECK(j["precision"] == "double");
+  CHECK(j["seed"] == 42);
+  CHECK(j["generations"] == 50);
+  CHECK(j["evaluations"] == 5000 + 50 * (5000 - 2));
+  CHECK(j["stop_reason"] == "generations");
+  CHECK(j["wall_time_s"].get<double>() > 0);
+  CHECK(j["best"]["feasible"] == true);
+  CHECK(j["best"]["violation"] == 0.0);
+  CHECK(j["best"]["objective"].get<double>() == Approx(263.17395).epsilon(1e-3));
+  CHECK(j["best"]["genes"]["y"].get<double>() == Approx(7.0).epsilon(1e-3));
+  const std::string csv = slurp(dir / "h.csv");
+  CHECK(csv.rfind("generation,best_objective,", 0) == 0);
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 51);
+  // atomic writes leave no temporary files behind
+  for (const auto& e : fs::directory_iterator(dir.path))
+    CHECK(e.path().filename().string().find(".tmp.") == std::string::npos);
+}
+
+TEST_CASE("ga-run config errors exit 2 with file:line:col and leave outputs untouched", "[ga-run]") {
+  scratch_dir dir;
+  dir.write("bad.yaml", "problem:\n  builtin: seed/constrained-quadratic\nga:\n  population: 1\n");
+  dir.write("old.json", "OLD");
+  const outcome r = ga_run(dir, (dir / "bad.yaml").string() + " --out " + (dir / "old.json").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("bad.yaml:4:15: ga.population: expected an integer >= 2"));
+  CHECK(slurp(dir / "old.json") == "OLD");
+
+  const outcome s = ga_run(dir, "--set ga.crossover.rate=2");
+  CHECK(s.exit_code == 2);
+  CHECK_THAT(s.err, Catch::Contains("ga.crossover.rate"));
+
+  const outcome u = ga_run(dir, "--no-such-flag");
+  CHECK(u.exit_code == 2);
+
+  const outcome c = ga_run(dir, "--backend cuda");
+  CHECK(c.exit_code == 2);
+  CHECK_THAT(c.err, Catch::Contains("built backends: serial, tbb"));
+
+  const outcome m = ga_run(dir, (dir / "missing.yaml").string());
+  CHECK(m.exit_code == 2);
+  CHECK_THAT(m.err, Catch::Contains("missing.yaml"));
+}
+
+TEST_CASE("ga-run fails with exit 1 when the result cannot be written", "[ga-run]") {
+  scratch_dir dir;
+  const outcome r = ga_run(dir, "--quiet --set ga.generations=2 --out " + (dir / "no/such/dir/r.json").string());
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.err, Catch::Contains("cannot write"));
+  CHECK_FALSE(fs::exists(dir / "no"));
+}
+
+TEST_CASE("ga-run stops on Ctrl-C at the end of a generation and still writes the results", "[ga-run]") {
+  scratch_dir dir;
+  const std::string out = (dir / "r.json").string();
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::freopen("/dev/null", "w", stdout);
+    ::freopen("/dev/null", "w", stderr);
+    ::execl(FUSEDGA_GA_RUN, FUSEDGA_GA_RUN, "--set", "ga.generations=100000000", "--set", "ga.population=2000",
+            "--out", out.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  const auto j = nlohmann::json::parse(slurp(out));
+  CHECK(j["stop_reason"] == "interrupted");
+  CHECK(j["generations"].get<int>() > 0);
+  CHECK(j["best"]["feasible"] == true);
+}
+
+TEST_CASE("every config in configs/ is accepted by ga-run", "[ga-run][configs]") {
+  scratch_dir dir;
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(FUSEDGA_SOURCE_DIR) / "configs")) {
+    if (e.path().extension() != ".yaml") continue;
+    ++n;
+    INFO(e.path());
+    // Parse and run one short generation each; the optima are checked by the problem tests.
+    const outcome r = ga_run(dir, e.path().string() + " --quiet --set ga.generations=1");
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.empty());
+  }
+  CHECK(n >= 12);
+}

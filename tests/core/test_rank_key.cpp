@@ -1,0 +1,40 @@
+// Rank keys must order individuals exactly as Deb's feasibility rules (or the penalty) say.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include <fusedga/core/rank_key.hpp>
+
+using fusedga::constraint_rule;
+using fusedga::make_rank_key;
+using fusedga::Sense;
+
+TEMPLATE_TEST_CASE("feasibility rules: feasible < infeasible, objective then violation", "[rank_key]", float, double) {
+  const auto key = [](TestType f, TestType v, Sense s = Sense::minimize) {
+    return make_rank_key<TestType>(f, v, s, constraint_rule::feasibility_rules, TestType(1));
+  };
+  // two feasible: by objective (minimize), negative and positive values
+  CHECK(key(-5, 0) < key(-4, 0));
+  CHECK(key(-1, 0) < key(0, 0));
+  CHECK(key(0, 0) < key(3, 0));
+  CHECK(key(3, 0) < key(1e30f, 0));
+  // maximize flips the objective order
+  CHECK(key(5, 0, Sense::maximize) < key(4, 0, Sense::maximize));
+  CHECK(key(1, 0, Sense::maximize) < key(-1, 0, Sense::maximize));
+  // feasible beats any infeasible, whatever the objective
+  CHECK(key(1e30f, 0) < key(-1e30f, TestType(1e-6)));
+  // two infeasible: by violation only
+  CHECK(key(100, 1) < key(-100, 2));
+  CHECK(key(-100, TestType(0.5)) < key(100, 1));
+  // NaN is worst
+  const TestType nan = std::numeric_limits<TestType>::quiet_NaN();
+  CHECK(key(1e30f, 1e30f) < key(nan, 0));
+  CHECK(key(0, 1e30f) < key(0, nan));
+}
+
+TEST_CASE("penalty: objective + weight * violation, no feasibility flag", "[rank_key]") {
+  const auto key = [](double f, double v) { return make_rank_key<double>(f, v, Sense::minimize, constraint_rule::penalty, 10.0); };
+  CHECK(key(1, 0.05) < key(2, 0));   // 1.5 < 2: an infeasible individual can win
+  CHECK(key(2, 0) < key(1, 0.2));    // 2 < 3
+}

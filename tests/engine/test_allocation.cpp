@@ -1,0 +1,64 @@
+// The steady-state generation loop performs no heap allocation: every buffer
+// is allocated when the engine is built. Checked with a global operator new
+// that counts calls.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include <fusedga/fusedga.hpp>
+#include <fusedga/problems/seed/constrained_quadratic.hpp>
+#include <fusedga/problems/seed/gene_sum.hpp>
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"  // malloc/free back both forms on purpose
+#endif
+
+void* operator new(std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) { return operator new(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+using namespace fusedga;
+
+namespace {
+template <class Problem, class Backend>
+long allocations_in_steady_state(const Problem& p, ga_options o, const Backend& b) {
+  o.generations = 40;
+  engine<Problem, Backend> e(p, o, b);
+  e.initialize();
+  e.step();  // first generation: lets the backend warm its thread pool
+  const long before = g_allocations.load();
+  for (int g = 0; g < 30; ++g) e.step();
+  return g_allocations.load() - before;
+}
+}  // namespace
+
+TEST_CASE("no heap allocation per generation", "[allocation]") {
+  ga_options o;
+  o.population = 10000;
+  CHECK(allocations_in_steady_state(problems::ConstrainedQuadratic<double>{}, o, backend::serial{}) == 0);
+  CHECK(allocations_in_steady_state(problems::ConstrainedQuadratic<double>{}, o, backend::tbb{2}) == 0);
+  ga_options oi = o;
+  oi.crossover.kind = crossover_kind::uniform;
+  oi.mutation.kind = mutation_kind::uniform_reset;
+  CHECK(allocations_in_steady_state(problems::GeneSum<double>{}, oi, backend::tbb{2}) == 0);
+}
+
+TEST_CASE("the counting hook sees allocations (the test can fail)", "[allocation]") {
+  const long before = g_allocations.load();
+  auto* v = new std::vector<int>(100);
+  delete v;
+  CHECK(g_allocations.load() - before >= 2);
+}
