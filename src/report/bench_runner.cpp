@@ -1,6 +1,7 @@
 #include "fusedga/report/bench_runner.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 
 #include <fmt/format.h>
@@ -123,7 +124,11 @@ class runner {
         fused ? plan_.backends : std::vector<bench_backend>{bench_backend{backend_kind::serial, 1}};
     for (const auto& b : backends) {
       say(fmt::format("N = {}: preparing {} ({} thread{})", n, to_string(b.kind), b.threads, b.threads == 1 ? "" : "s"));
+      const auto t0 = std::chrono::steady_clock::now();
       target_.prepare(n, b.kind, b.kind == backend_kind::serial ? 1 : b.threads);
+      say(fmt::format("  prepared in {:.2f} s (two populations of {}, initialized and evaluated)",
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                      human_bytes(double(engine_bytes) / 2)));
       report_.tournament_size = target_.tournament_size();
       report_.elitism = target_.elitism();
       if (first) {

@@ -323,7 +323,7 @@ TEST_CASE("error: sbx or polynomial on an integer problem, creep on a real one",
 
 // ------------------------------------------------------------------ --set overrides
 
-TEST_CASE("--set overrides are applied before validation", "[config][set]") {
+TEST_CASE("overrides (--set) are applied before validation", "[config][set]") {
   const run_config c =
       parse_config(quadratic + "ga: {population: 1}\n", "run.yaml",
                    {"ga.population=50", "stop.target=3.5", "ga.crossover={type: uniform, rate: 0.5}",
