@@ -1,5 +1,5 @@
 // A user's own constrained problem, solved by embedding FusedGA.
-// Minimize (x - 2)^2 + (y - 1)^2  s.t.  x + y <= 2,  x^2 <= y + 1   (optimum 0.5 at x = 1.5, y = 0.5).
+// Minimize (x - 2)^2 + (y - 1)^2  s.t.  x + y <= 2,  x^2 <= y + 3   (optimum 0.5 at x = 1.5, y = 0.5).
 #include <cstdio>
 
 #include <fusedga/fusedga.hpp>
@@ -16,7 +16,7 @@ struct Circle {
   template <class X, class G>
   FUSEDGA_HD void inequalities(const X& v, G& g) const {
     g[0] = v[0] + v[1] - 2;  // g(x) <= 0 is satisfied
-    g[1] = v[0] * v[0] - v[1] - 1;  // inactive at the optimum
+    g[1] = v[0] * v[0] - v[1] - 3;  // inactive at the optimum
   }
 };
 

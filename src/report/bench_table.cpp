@@ -16,7 +16,8 @@ std::string ms(double v) {
   if (v >= 100) return fmt::format("{:.1f}", v);
   if (v >= 10) return fmt::format("{:.2f}", v);
   if (v >= 1) return fmt::format("{:.3f}", v);
-  return fmt::format("{:.4f}", v);
+  if (v >= 0.01) return fmt::format("{:.4f}", v);
+  return fmt::format("{:.6f}", v);
 }
 
 std::string speedup(const std::optional<double>& s) {

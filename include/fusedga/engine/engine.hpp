@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "fusedga/backends/serial.hpp"
+#include "fusedga/backends/tbb.hpp"
 #include "fusedga/core/bounds.hpp"
 #include "fusedga/core/population.hpp"
 #include "fusedga/core/problem_traits.hpp"
@@ -114,8 +116,10 @@ class engine {
     std::swap(src_, dst_);
   }
 
-  /// Statistics of the current population (the last history row).
-  const generation_stats& stats() const { return history_.back(); }
+  /// Statistics of the current population.
+  const generation_stats& stats() const { return last_; }
+  /// One row per generation, generation 0 first; holds at most options.generations + 1 rows
+  /// (steps beyond that, e.g. in benchmarks, update `stats()` only, so `step` never allocates).
   const std::vector<generation_stats>& history() const { return history_; }
   /// The current population (valid until the next `step`).
   view_type current() const { return src_; }
@@ -201,7 +205,8 @@ class engine {
     s.feasible_fraction = static_cast<double>(feasible) / static_cast<double>(kp_.population);
     s.evaluations = evaluations_;
     s.elapsed_s = elapsed_s();
-    history_.push_back(s);
+    last_ = s;
+    if (history_.size() < history_.capacity()) history_.push_back(s);
   }
 
   ga_options options_;
@@ -216,6 +221,7 @@ class engine {
   std::vector<detail::ranked_slot<key>> elites_;
   std::vector<gene> best_genes_;
   std::vector<generation_stats> history_;
+  generation_stats last_{};
   bool have_best_ = false;
   key best_key_ = 0;
   fitness best_objective_ = 0, best_violation_ = 0;

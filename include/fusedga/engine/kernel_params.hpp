@@ -25,14 +25,15 @@ namespace fusedga::detail {
 /// of parallel work and of reproducibility (see simd_math.hpp).
 inline constexpr int kTilePairs = 32;
 
-/// Genomes up to this many bytes are staged into structure-of-arrays tiles
-/// (SIMD lanes = individuals); longer ones are varied in place on their rows
-/// (SIMD lanes = genes). The choice depends on d only, never on threads.
-inline constexpr std::size_t kStagedGenomeBytes = 256;
+/// Genomes of up to this many genes are staged into structure-of-arrays tiles
+/// (SIMD lanes = individuals); longer ones are varied and evaluated in place
+/// on their rows (SIMD lanes = genes, where a problem's loops over genes
+/// vectorize). The choice depends on d only, never on threads.
+inline constexpr int kStagedGenes = 32;
 
 template <class Gene>
 constexpr bool staged_layout(int d) {
-  return static_cast<std::size_t>(d) * sizeof(Gene) <= kStagedGenomeBytes;
+  return d <= kStagedGenes;
 }
 
 /// Everything a pass needs, resolved from `ga_options` once per run.

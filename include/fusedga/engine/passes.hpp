@@ -44,7 +44,7 @@ inline void evaluate_slots(const kernel_params<Problem>& kp, const population_vi
   const int d = kp.dimension;
   if (staged_layout<G>(d) && end - begin == kTileSlots) {
     constexpr int L = static_cast<int>(kTileSlots);
-    alignas(64) G x[kStagedGenomeBytes / sizeof(G) * L];
+    alignas(64) G x[kStagedGenes * L];
     const G* FUSEDGA_RESTRICT rows = pop.row(begin);
     for (int j = 0; j < d; ++j)
       for (int l = 0; l < L; ++l) x[j * L + l] = rows[static_cast<std::size_t>(l) * d + j];
@@ -78,9 +78,10 @@ inline void init_tile(const kernel_params<Problem>& kp, const population_view<ge
   const int d = kp.dimension;
   for (std::size_t i = begin; i < end; ++i) {
     G* FUSEDGA_RESTRICT row = pop.row(i);
-    for (int j = 0; j < d; ++j) {
-      const draws4 r = kp.rng(static_cast<std::uint32_t>(i), 0, stream::init, static_cast<std::uint32_t>(j / 4));
-      row[j] = uniform_reset_mutation::draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j % 4]);
+    for (int b = 0; b < d; b += 4) {  // one Philox block serves four genes
+      const draws4 r = kp.rng(static_cast<std::uint32_t>(i), 0, stream::init, static_cast<std::uint32_t>(b / 4));
+      for (int j = b; j < b + 4 && j < d; ++j)
+        row[j] = uniform_reset_mutation::draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j - b]);
     }
   }
   evaluate_tile(kp, pop, t, out);
@@ -152,8 +153,8 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
 
   if (staged_layout<G>(d)) {
     // Structure-of-arrays tile: gather parents, vary, evaluate from the tile, scatter.
-    alignas(64) G c1[kStagedGenomeBytes / sizeof(G) * P];
-    alignas(64) G c2[kStagedGenomeBytes / sizeof(G) * P];
+    alignas(64) G c1[kStagedGenes * P];
+    alignas(64) G c2[kStagedGenes * P];
     for (int j = 0; j < d; ++j)
       for (int l = 0; l < P; ++l) {
         c1[j * P + l] = src.genes[static_cast<std::size_t>(p1[l]) * d + j];

@@ -35,10 +35,6 @@ struct pair_plan {
   std::int32_t cut_hi[P];
 };
 
-/// Maximal genes of a staged genome.
-template <class Gene>
-inline constexpr int kStagedGenes = static_cast<int>(kStagedGenomeBytes / sizeof(Gene));
-
 /// Applies crossover element functor `op(a, b, lo, hi, j, cut_lo, cut_hi, gene_draws)` where the pair crosses.
 template <int P, class Problem, class Op>
 inline void cross_loop(const kernel_params<Problem>& kp, std::uint32_t first_pair, std::uint32_t generation,
@@ -89,7 +85,7 @@ inline void sbx_compact(const kernel_params<Problem>& kp, std::uint32_t first_pa
                         const pair_plan<P>& plan, gene_t<Problem>* FUSEDGA_RESTRICT c1,
                         gene_t<Problem>* FUSEDGA_RESTRICT c2) {
   using G = gene_t<Problem>;
-  constexpr int E = kStagedGenes<G> * P + kCompactBatch;
+  constexpr int E = kStagedGenes * P + kCompactBatch;
   const int d = kp.dimension;
   const int elements = d * P;
   alignas(64) std::int32_t active[E];
@@ -140,7 +136,7 @@ inline void mutate_compact(const kernel_params<Problem>& kp, std::uint32_t first
                            gene_t<Problem>* FUSEDGA_RESTRICT c1, gene_t<Problem>* FUSEDGA_RESTRICT c2, Op op) {
   using G = gene_t<Problem>;
   using R = coin_real_t<G>;
-  constexpr int E = kStagedGenes<G> * P;
+  constexpr int E = kStagedGenes * P;
   const int d = kp.dimension;
   const int elements = d * P;
   alignas(64) std::int32_t hit[2][E];

@@ -11,7 +11,6 @@
 #include <memory>
 #include <optional>
 #include <type_traits>
-#include <variant>
 #include <vector>
 
 #include "fusedga/backends/serial.hpp"
