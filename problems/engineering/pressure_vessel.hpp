@@ -26,10 +26,12 @@ namespace fusedga::problems {
  *   g2 = −Th + 0.00954·R                        (head thickness vs. ASME code)
  *   g3 = −π·R²·L − (4/3)·π·R³ + 1 296 000       (volume >= 1 296 000 in³)
  *   g4 = L − 240
- * with the box 0 <= Ts, Th <= 99 and 10 <= R, L <= 200.
+ * with the box 0.0625 <= Ts, Th <= 6.1875 and 10 <= R, L <= 200.
  *
- * The original problem restricts Ts and Th to multiples of 0.0625 in; here
- * **all four genes are continuous**, the common continuous variant. Its
+ * The original problem restricts Ts and Th to integer multiples 1..99 of
+ * 0.0625 in; here **all four genes are continuous**, Ts and Th relaxed to
+ * that range [1·0.0625, 99·0.0625] (other continuous variants use
+ * 0 <= Ts, Th <= 99; the optimum is the same, the GA's search is harder). Its
  * optimum has g1, g2, g3 active and L at its upper bound 200:
  * f* ≈ 5885.332774 at (Ts, Th, R, L) ≈ (0.7781686414, 0.3846491626,
  * 40.3196187241, 200), the best-known value 5885.3328 of the continuous
@@ -44,7 +46,9 @@ struct PressureVessel {
 
   int dimension() const { return 4; }
   int inequality_count() const { return 4; }
-  Bounds<Real> bounds() const { return Bounds<Real>({Real(0.0625), Real(0.0625), 10, 10}, {Real(6.1875), Real(6.1875), 200, 200}); }
+  Bounds<Real> bounds() const {
+    return Bounds<Real>({Real(0.0625), Real(0.0625), 10, 10}, {Real(6.1875), Real(6.1875), 200, 200});
+  }
   std::vector<std::string> variable_names() const { return {"Ts", "Th", "R", "L"}; }
 
   template <class X>

@@ -36,10 +36,12 @@ struct summary_sink {
   std::size_t capacity;
 };
 
-/// Evaluates slots [begin, end) of `pop` in place (structure-of-arrays staging for short genomes).
+/// Evaluates slots [begin, end) of `pop` (at most kTileSlots) into obj/vio/key[0, end - begin).
+/// Short genomes are staged as a structure-of-arrays tile first (SIMD lanes = individuals).
 template <class Problem>
 inline void evaluate_slots(const kernel_params<Problem>& kp, const population_view<gene_t<Problem>, fitness_t<Problem>>& pop,
-                           std::size_t begin, std::size_t end) {
+                           std::size_t begin, std::size_t end, fitness_t<Problem>* obj, fitness_t<Problem>* vio,
+                           rank_key_t<fitness_t<Problem>>* key) {
   using G = gene_t<Problem>;
   const int d = kp.dimension;
   if (staged_layout<G>(d) && end - begin == kTileSlots) {
@@ -48,24 +50,27 @@ inline void evaluate_slots(const kernel_params<Problem>& kp, const population_vi
     const G* FUSEDGA_RESTRICT rows = pop.row(begin);
     for (int j = 0; j < d; ++j)
       for (int l = 0; l < L; ++l) x[j * L + l] = rows[static_cast<std::size_t>(l) * d + j];
-    auto* FUSEDGA_RESTRICT obj = pop.objective + begin;
-    auto* FUSEDGA_RESTRICT vio = pop.violation + begin;
-    auto* FUSEDGA_RESTRICT key = pop.rank_key + begin;
     for (int l = 0; l < L; ++l) evaluate_one<L>(kp, x + l, obj[l], vio[l], key[l]);
   } else {
-    for (std::size_t i = begin; i < end; ++i)
-      evaluate_one<1>(kp, pop.row(i), pop.objective[i], pop.violation[i], pop.rank_key[i]);
+    for (std::size_t i = begin; i < end; ++i) evaluate_one<1>(kp, pop.row(i), obj[i - begin], vio[i - begin], key[i - begin]);
   }
 }
 
-/// Tile t of the evaluation-only pass over the whole population.
+/// Tile t of the evaluation-only pass over the whole population, then its summary.
 template <class Problem>
 inline void evaluate_tile(const kernel_params<Problem>& kp, const population_view<gene_t<Problem>, fitness_t<Problem>>& pop,
                           std::size_t t, const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
+  using F = fitness_t<Problem>;
   const std::size_t begin = t * kTileSlots;
   const std::size_t end = begin + kTileSlots < pop.size ? begin + kTileSlots : pop.size;
-  evaluate_slots(kp, pop, begin, end);
-  summarize_slots(pop, begin, end, out.totals[t], out.best + t * out.capacity, out.capacity);
+  alignas(64) F obj[kTileSlots], vio[kTileSlots];
+  alignas(64) rank_key_t<F> key[kTileSlots];
+  evaluate_slots(kp, pop, begin, end, obj, vio, key);
+  const std::size_t count = end - begin;
+  std::memcpy(pop.objective + begin, obj, count * sizeof(F));
+  std::memcpy(pop.violation + begin, vio, count * sizeof(F));
+  std::memcpy(pop.rank_key + begin, key, count * sizeof key[0]);
+  summarize(obj, vio, key, count, begin, out.totals[t], out.best + t * out.capacity, out.capacity);
 }
 
 /// Tile t of the initial population: genes uniform in the bounds (stream::init), then evaluated.
@@ -169,16 +174,20 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
       evaluate_one<P>(kp, c1 + l, obj[2 * l], vio[2 * l], key[2 * l]);
       evaluate_one<P>(kp, c2 + l, obj[2 * l + 1], vio[2 * l + 1], key[2 * l + 1]);
     }
-    const int count = static_cast<int>(end_slot - first_slot);
-    for (int c = 0; c < count; ++c) {
-      const std::size_t s = first_slot + c;
-      const G* tile = (c % 2 == 0 ? c1 : c2) + c / 2;
-      G* FUSEDGA_RESTRICT row = dst.row(s);
-      for (int j = 0; j < d; ++j) row[j] = tile[j * P];
-      dst.objective[s] = obj[c];
-      dst.violation[s] = vio[c];
-      dst.rank_key[s] = key[c];
-    }
+    // The tile's children are consecutive slots: assemble their rows, then
+    // write rows and arrays as contiguous blocks.
+    const std::size_t count = end_slot - first_slot;
+    alignas(64) G rows[2 * kStagedGenes * P];
+    for (int j = 0; j < d; ++j)
+      for (int l = 0; l < P; ++l) {
+        rows[(2 * l) * d + j] = c1[j * P + l];
+        rows[(2 * l + 1) * d + j] = c2[j * P + l];
+      }
+    std::memcpy(dst.row(first_slot), rows, count * d * sizeof(G));
+    std::memcpy(dst.objective + first_slot, obj, count * sizeof(F));
+    std::memcpy(dst.violation + first_slot, vio, count * sizeof(F));
+    std::memcpy(dst.rank_key + first_slot, key, count * sizeof(K));
+    summarize(obj, vio, key, count, first_slot, out.totals[t], out.best + t * out.capacity, out.capacity);
   } else {
     // Long genomes: children are built in place in their destination rows
     // (the spare row N takes the unpaired last child), SIMD lanes = genes.
@@ -195,8 +204,9 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
       evaluate_one<1>(kp, r1, dst.objective[s], dst.violation[s], dst.rank_key[s]);
       evaluate_one<1>(kp, r2, dst.objective[s + 1], dst.violation[s + 1], dst.rank_key[s + 1]);
     }
+    summarize(dst.objective + first_slot, dst.violation + first_slot, dst.rank_key + first_slot,
+              end_slot - first_slot, first_slot, out.totals[t], out.best + t * out.capacity, out.capacity);
   }
-  summarize_slots(dst, first_slot, end_slot, out.totals[t], out.best + t * out.capacity, out.capacity);
 }
 
 }  // namespace fusedga::detail

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "fusedga/core/population.hpp"
+#include "fusedga/core/rank_key.hpp"
 
 namespace fusedga::detail {
 
@@ -30,24 +30,27 @@ struct tile_totals {
 };
 
 /**
- * Summarizes slots [begin, end) of `pop`: writes totals and the best
- * `capacity` slots (ascending by key, then slot) into `best` (capacity
- * entries; unused ones get the worst key). O((end−begin)·capacity).
+ * Summarizes `count` consecutive slots starting at `first_slot`, whose
+ * objective, violation and rank key are `objective[i]`, `violation[i]`,
+ * `key[i]` (i < count): writes totals and the best `capacity` slots
+ * (ascending by key, then slot) into `best` (capacity entries; unused ones get
+ * the worst key). O(count·capacity).
  */
-template <class Gene, class Fitness>
-inline void summarize_slots(const population_view<Gene, Fitness>& pop, std::size_t begin, std::size_t end,
-                            tile_totals& totals, ranked_slot<rank_key_t<Fitness>>* best, std::size_t capacity) {
+template <class Fitness>
+inline void summarize(const Fitness* objective, const Fitness* violation, const rank_key_t<Fitness>* key,
+                      std::size_t count, std::size_t first_slot, tile_totals& totals,
+                      ranked_slot<rank_key_t<Fitness>>* best, std::size_t capacity) {
   using Key = rank_key_t<Fitness>;
   double sum = 0;
   std::uint32_t feasible = 0;
-  for (std::size_t i = begin; i < end; ++i) {
-    sum += static_cast<double>(pop.objective[i]);
-    feasible += pop.violation[i] == Fitness(0) ? 1u : 0u;
+  for (std::size_t i = 0; i < count; ++i) {
+    sum += static_cast<double>(objective[i]);
+    feasible += violation[i] == Fitness(0) ? 1u : 0u;
   }
-  totals = {sum, feasible, static_cast<std::uint32_t>(end - begin)};
+  totals = {sum, feasible, static_cast<std::uint32_t>(count)};
   std::size_t filled = 0;
-  for (std::size_t i = begin; i < end; ++i) {
-    const ranked_slot<Key> c{pop.rank_key[i], static_cast<std::uint32_t>(i)};
+  for (std::size_t i = 0; i < count; ++i) {
+    const ranked_slot<Key> c{key[i], static_cast<std::uint32_t>(first_slot + i)};
     if (filled == capacity && !(c < best[capacity - 1])) continue;
     std::size_t pos = filled < capacity ? filled++ : capacity - 1;
     while (pos > 0 && c < best[pos - 1]) {

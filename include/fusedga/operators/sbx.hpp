@@ -36,24 +36,27 @@ struct sbx {
   }
 
   /// The crossing itself: children of (a, b) from u = unit(u_bits), swapped when `swap`.
+  /// The spread factors are random variates and are computed in float (about
+  /// 1e-7 relative, far below the sampling noise); the children are formed in Real.
   template <class Real>
   FUSEDGA_HD FUSEDGA_INLINE void cross(Real& a, Real& b, Real lo, Real hi, std::uint32_t u_bits, bool swap) const {
-    const Real e = Real(eta);
+    using M = float;
+    const M e = M(eta);
     const Real y1 = a < b ? a : b;
     const Real y2 = a < b ? b : a;
     const Real dy = y2 - y1;
-    const Real u = unit<Real>(u_bits);
-    const Real inv = Real(1) / (e + Real(1));
+    const M u = unit<M>(u_bits);
+    const M inv = M(1) / (e + M(1));
     // child near y1, spread limited by the lower bound
-    const Real beta1 = Real(1) + Real(2) * (y1 - lo) / dy;
-    const Real alpha1 = Real(2) - pow_nonneg(beta1, -(e + Real(1)));
-    const Real base1 = u <= Real(1) / alpha1 ? u * alpha1 : Real(1) / (Real(2) - u * alpha1);
-    Real c1 = Real(0.5) * ((y1 + y2) - pow_nonneg(base1, inv) * dy);
+    const M beta1 = M(Real(1) + Real(2) * (y1 - lo) / dy);
+    const M alpha1 = M(2) - pow_nonneg(beta1, -(e + M(1)));
+    const M base1 = u <= M(1) / alpha1 ? u * alpha1 : M(1) / (M(2) - u * alpha1);
+    Real c1 = Real(0.5) * ((y1 + y2) - Real(pow_nonneg(base1, inv)) * dy);
     // child near y2, spread limited by the upper bound
-    const Real beta2 = Real(1) + Real(2) * (hi - y2) / dy;
-    const Real alpha2 = Real(2) - pow_nonneg(beta2, -(e + Real(1)));
-    const Real base2 = u <= Real(1) / alpha2 ? u * alpha2 : Real(1) / (Real(2) - u * alpha2);
-    Real c2 = Real(0.5) * ((y1 + y2) + pow_nonneg(base2, inv) * dy);
+    const M beta2 = M(Real(1) + Real(2) * (hi - y2) / dy);
+    const M alpha2 = M(2) - pow_nonneg(beta2, -(e + M(1)));
+    const M base2 = u <= M(1) / alpha2 ? u * alpha2 : M(1) / (M(2) - u * alpha2);
+    Real c2 = Real(0.5) * ((y1 + y2) + Real(pow_nonneg(base2, inv)) * dy);
     c1 = c1 < lo ? lo : (c1 > hi ? hi : c1);
     c2 = c2 < lo ? lo : (c2 > hi ? hi : c2);
     a = swap ? c2 : c1;

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds the unit-test suites with AddressSanitizer + UndefinedBehaviorSanitizer
+# (the `asan` preset) and runs them. Usage: bash scripts/sanitize.sh [ctest args]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake --preset asan "${launcher[@]}" >/dev/null
+jobs="${FUSEDGA_JOBS:-$(nproc)}"
+for t in test_core test_operators test_engine test_config; do cmake --build build-asan -j "$jobs" --target "$t"; done
+cd build-asan
+ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs" -R '^(core|operators|engine|config):' "$@"
