@@ -84,7 +84,9 @@ void check_ga_reaches_zero(const P& problem, const fusedga::ga_options& o) {
   CHECK(r.objective >= -1e-12);
   CHECK(r.objective < 1e-3);
   REQUIRE(r.best_genes.size() == static_cast<std::size_t>(problem.dimension()));
-  CHECK(value_at(problem, r.best_genes) == Approx(r.objective).margin(1e-15));
+  // The engine evaluates with libmvec's SIMD cos/exp (<= 4 ulp); Rastrigin and Ackley
+  // cancel terms of size ~10·d near the optimum, so a scalar re-evaluation agrees to ~1e-12.
+  CHECK(value_at(problem, r.best_genes) == Approx(r.objective).margin(1e-10));
 }
 
 /// The shared settings of sphere, Rastrigin and Ackley at d = 10.

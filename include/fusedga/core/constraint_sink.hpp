@@ -28,7 +28,7 @@ struct violation_sink {
     Real eps;
     FUSEDGA_HD void operator=(Real v) const {
       const Real excess = eps < Real(0) ? v : (v < Real(0) ? -v : v) - eps;
-      *total += excess > Real(0) ? excess : Real(0);
+      *total += excess <= Real(0) ? Real(0) : excess;  // NaN propagates: ranked worst, never feasible
     }
   };
   FUSEDGA_HD slot operator[](int) const { return slot{total, eps}; }
