@@ -14,6 +14,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "fusedga/core/philox_lanes.hpp"
 #include "fusedga/core/population.hpp"
 #include "fusedga/core/rng.hpp"
 #include "fusedga/engine/evaluate.hpp"
@@ -102,10 +103,10 @@ inline void plan_pairs(const kernel_params<Problem>& kp, const Key* keys, const 
     const tournament<2> tour{2};
     std::uint32_t cand[4][P];
     Key key[4][P];
-    for (int l = 0; l < P; ++l) {
-      const draws4 r = kp.rng(first_pair + l, generation, stream::select, 0);
-      for (int c = 0; c < 4; ++c) cand[c][l] = below(r.v[c], kp.population);
-    }
+    alignas(32) std::uint32_t r[4][P];
+    draw_lanes<P>(kp.rng, first_pair, generation, stream::select, 0, r);
+    for (int c = 0; c < 4; ++c)
+      for (int l = 0; l < P; ++l) cand[c][l] = below(r[c][l], kp.population);
     for (int c = 0; c < 4; ++c)
       for (int l = 0; l < P; ++l) key[c][l] = keys[cand[c][l]];
     for (int l = 0; l < P; ++l) {
@@ -124,11 +125,12 @@ inline void plan_pairs(const kernel_params<Problem>& kp, const Key* keys, const 
     const tournament<0> tour{kp.tournament_size};
     for (int l = 0; l < P; ++l) tour(keys, kp.population, kp.rng, first_pair + l, generation, plan.parent1[l], plan.parent2[l]);
   }
+  alignas(32) std::uint32_t r[4][P];
+  draw_lanes<P>(kp.rng, first_pair, generation, stream::pair, 0, r);
   for (int l = 0; l < P; ++l) {
-    const draws4 r = kp.rng(first_pair + l, generation, stream::pair, 0);
-    plan.crosses[l] = coin<double>(r.v[0], kp.crossover_rate) ? 1 : 0;
+    plan.crosses[l] = coin<double>(r[0][l], kp.crossover_rate) ? 1 : 0;
     int lo, hi;
-    kp.point_op.cuts(r, kp.dimension, lo, hi);
+    kp.point_op.cuts(draws4{{r[0][l], r[1][l], r[2][l], r[3][l]}}, kp.dimension, lo, hi);
     plan.cut_lo[l] = lo;
     plan.cut_hi[l] = hi;
   }

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "fusedga/core/philox_lanes.hpp"
 #include "fusedga/core/rng.hpp"
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/operators/mutation.hpp"
@@ -35,25 +36,46 @@ struct pair_plan {
   std::int32_t cut_hi[P];
 };
 
+/**
+ * Calls `f(j, l, draws)` for every gene j < d and lane l < P of a group, with
+ * draws = rng(first_pair + l, generation, s, j): per gene, all lanes (P > 1,
+ * the inner loop vectorizes over pairs), or per pair, genes in blocks of
+ * eight (P = 1, rows). The Philox blocks come from philox_lanes.hpp.
+ */
+template <int P, class Problem, class F>
+FUSEDGA_INLINE void for_each_gene_draw(const kernel_params<Problem>& kp, std::uint32_t first_pair,
+                                       std::uint32_t generation, stream s, F&& f) {
+  const int d = kp.dimension;
+  if constexpr (P > 1) {
+    for (int j = 0; j < d; ++j) {
+      alignas(32) std::uint32_t r[4][P];
+      draw_lanes<P>(kp.rng, first_pair, generation, s, static_cast<std::uint32_t>(j), r);
+      for (int l = 0; l < P; ++l) f(j, l, draws4{{r[0][l], r[1][l], r[2][l], r[3][l]}});
+    }
+  } else {
+    constexpr int B = 8;
+    for (int j0 = 0; j0 < d; j0 += B) {
+      alignas(32) std::uint32_t r[4][B];
+      draw_blocks<B>(kp.rng, first_pair, generation, s, static_cast<std::uint32_t>(j0), r);
+      const int n = d - j0 < B ? d - j0 : B;
+      for (int k = 0; k < n; ++k) f(j0 + k, 0, draws4{{r[0][k], r[1][k], r[2][k], r[3][k]}});
+    }
+  }
+}
+
 /// Applies crossover element functor `op(a, b, lo, hi, j, cut_lo, cut_hi, gene_draws)` where the pair crosses.
 template <int P, class Problem, class Op>
 inline void cross_loop(const kernel_params<Problem>& kp, std::uint32_t first_pair, std::uint32_t generation,
                        const pair_plan<P>& plan, gene_t<Problem>* FUSEDGA_RESTRICT c1,
                        gene_t<Problem>* FUSEDGA_RESTRICT c2, Op op) {
   using G = gene_t<Problem>;
-  const int d = kp.dimension;
-  for (int j = 0; j < d; ++j) {
-    const G lo = kp.bounds.lower[j];
-    const G hi = kp.bounds.upper[j];
-    for (int l = 0; l < P; ++l) {
-      const draws4 g = kp.rng(first_pair + l, generation, stream::gene_a, static_cast<std::uint32_t>(j));
-      G a = c1[j * P + l];
-      G b = c2[j * P + l];
-      op(a, b, lo, hi, j, plan.cut_lo[l], plan.cut_hi[l], g);
-      c1[j * P + l] = plan.crosses[l] ? a : c1[j * P + l];
-      c2[j * P + l] = plan.crosses[l] ? b : c2[j * P + l];
-    }
-  }
+  for_each_gene_draw<P>(kp, first_pair, generation, stream::gene_a, [&](int j, int l, const draws4& g) {
+    G a = c1[j * P + l];
+    G b = c2[j * P + l];
+    op(a, b, kp.bounds.lower[j], kp.bounds.upper[j], j, plan.cut_lo[l], plan.cut_hi[l], g);
+    c1[j * P + l] = plan.crosses[l] ? a : c1[j * P + l];
+    c2[j * P + l] = plan.crosses[l] ? b : c2[j * P + l];
+  });
 }
 
 /// Applies mutation functor `op` (mutation.hpp) to every gene of both children, then clamps to the bounds.
@@ -61,19 +83,15 @@ template <int P, class Problem, class Op>
 inline void mutate_loop(const kernel_params<Problem>& kp, std::uint32_t first_pair, std::uint32_t generation,
                         gene_t<Problem>* FUSEDGA_RESTRICT c1, gene_t<Problem>* FUSEDGA_RESTRICT c2, Op op) {
   using G = gene_t<Problem>;
-  const int d = kp.dimension;
-  for (int j = 0; j < d; ++j) {
+  for_each_gene_draw<P>(kp, first_pair, generation, stream::gene_b, [&](int j, int l, const draws4& m) {
     const G lo = kp.bounds.lower[j];
     const G hi = kp.bounds.upper[j];
-    for (int l = 0; l < P; ++l) {
-      const draws4 m = kp.rng(first_pair + l, generation, stream::gene_b, static_cast<std::uint32_t>(j));
-      G a = c1[j * P + l];
-      G b = c2[j * P + l];
-      mutate_pair(op, a, b, lo, hi, m);
-      c1[j * P + l] = clamp_to_bounds(a, lo, hi);
-      c2[j * P + l] = clamp_to_bounds(b, lo, hi);
-    }
-  }
+    G a = c1[j * P + l];
+    G b = c2[j * P + l];
+    mutate_pair(op, a, b, lo, hi, m);
+    c1[j * P + l] = clamp_to_bounds(a, lo, hi);
+    c2[j * P + l] = clamp_to_bounds(b, lo, hi);
+  });
 }
 
 /// Elements per SIMD batch in compacted loops: lists are padded to a multiple of it.
@@ -91,15 +109,13 @@ inline void sbx_compact(const kernel_params<Problem>& kp, std::uint32_t first_pa
   alignas(64) std::int32_t active[E];
   alignas(64) std::uint32_t u[E];
   alignas(64) std::int32_t swap[E];
-  for (int j = 0; j < d; ++j)
-    for (int l = 0; l < P; ++l) {
-      const int e = j * P + l;
-      const draws4 g = kp.rng(first_pair + l, generation, stream::gene_a, static_cast<std::uint32_t>(j));
-      const G spread = c1[e] < c2[e] ? c2[e] - c1[e] : c1[e] - c2[e];
-      active[e] = plan.crosses[l] && sbx::crosses(g, spread) ? 1 : 0;
-      u[e] = g.v[1];
-      swap[e] = static_cast<std::int32_t>(g.v[2] >> 31);
-    }
+  for_each_gene_draw<P>(kp, first_pair, generation, stream::gene_a, [&](int j, int l, const draws4& g) {
+    const int e = j * P + l;
+    const G spread = c1[e] < c2[e] ? c2[e] - c1[e] : c1[e] - c2[e];
+    active[e] = plan.crosses[l] && sbx::crosses(g, spread) ? 1 : 0;
+    u[e] = g.v[1];
+    swap[e] = static_cast<std::int32_t>(g.v[2] >> 31);
+  });
   alignas(64) std::int32_t list[E];
   int n = 0;
   for (int e = 0; e < elements; ++e) {
@@ -142,15 +158,13 @@ inline void mutate_compact(const kernel_params<Problem>& kp, std::uint32_t first
   alignas(64) std::int32_t hit[2][E];
   alignas(64) std::uint32_t u1[E], u3[E];
   const R rate = R(op.rate);
-  for (int j = 0; j < d; ++j)
-    for (int l = 0; l < P; ++l) {
-      const int e = j * P + l;
-      const draws4 m = kp.rng(first_pair + l, generation, stream::gene_b, static_cast<std::uint32_t>(j));
-      hit[0][e] = coin<R>(m.v[0], rate) ? 1 : 0;
-      hit[1][e] = coin<R>(m.v[2], rate) ? 1 : 0;
-      u1[e] = m.v[1];
-      u3[e] = m.v[3];
-    }
+  for_each_gene_draw<P>(kp, first_pair, generation, stream::gene_b, [&](int j, int l, const draws4& m) {
+    const int e = j * P + l;
+    hit[0][e] = coin<R>(m.v[0], rate) ? 1 : 0;
+    hit[1][e] = coin<R>(m.v[2], rate) ? 1 : 0;
+    u1[e] = m.v[1];
+    u3[e] = m.v[3];
+  });
   // list entries: element e of child 0, or E + e for child 1
   alignas(64) std::int32_t list[2 * E + kCompactBatch];
   int n = 0;
