@@ -25,6 +25,10 @@ FUSEDGA_SIMD_DECL double sin(double) noexcept;
 FUSEDGA_SIMD_DECL float sinf(float) noexcept;
 FUSEDGA_SIMD_DECL double cos(double) noexcept;
 FUSEDGA_SIMD_DECL float cosf(float) noexcept;
+FUSEDGA_SIMD_DECL double log1p(double) noexcept;
+FUSEDGA_SIMD_DECL float log1pf(float) noexcept;
+FUSEDGA_SIMD_DECL double expm1(double) noexcept;
+FUSEDGA_SIMD_DECL float expm1f(float) noexcept;
 }
 #undef FUSEDGA_SIMD_DECL
 #endif

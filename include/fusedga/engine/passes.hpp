@@ -176,19 +176,25 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
       evaluate_one<P>(kp, c1 + l, obj[2 * l], vio[2 * l], key[2 * l]);
       evaluate_one<P>(kp, c2 + l, obj[2 * l + 1], vio[2 * l + 1], key[2 * l + 1]);
     }
-    // The tile's children are consecutive slots: assemble their rows, then
-    // write rows and arrays as contiguous blocks.
+    // The tile's children are consecutive slots [first_slot, end_slot):
+    // child 2l comes from c1 lane l, child 2l+1 from c2 lane l.
     const std::size_t count = end_slot - first_slot;
-    alignas(64) G rows[2 * kStagedGenes * P];
-    for (int j = 0; j < d; ++j)
-      for (int l = 0; l < P; ++l) {
-        rows[(2 * l) * d + j] = c1[j * P + l];
-        rows[(2 * l + 1) * d + j] = c2[j * P + l];
-      }
-    std::memcpy(dst.row(first_slot), rows, count * d * sizeof(G));
-    std::memcpy(dst.objective + first_slot, obj, count * sizeof(F));
-    std::memcpy(dst.violation + first_slot, vio, count * sizeof(F));
-    std::memcpy(dst.rank_key + first_slot, key, count * sizeof(K));
+    G* FUSEDGA_RESTRICT child_rows = dst.row(first_slot);
+    if (count == 2 * P) {
+      for (int j = 0; j < d; ++j)
+        for (int l = 0; l < P; ++l) {
+          child_rows[(2 * l) * d + j] = c1[j * P + l];
+          child_rows[(2 * l + 1) * d + j] = c2[j * P + l];
+        }
+    } else {
+      for (std::size_t c = 0; c < count; ++c)
+        for (int j = 0; j < d; ++j) child_rows[c * d + j] = (c % 2 == 0 ? c1 : c2)[j * P + c / 2];
+    }
+    for (std::size_t c = 0; c < count; ++c) {
+      dst.objective[first_slot + c] = obj[c];
+      dst.violation[first_slot + c] = vio[c];
+      dst.rank_key[first_slot + c] = key[c];
+    }
     summarize(obj, vio, key, count, first_slot, out.totals[t], out.best + t * out.capacity, out.capacity);
   } else {
     // Long genomes: children are built in place in their destination rows
