@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 #include <tbb/info.h>
 
+#include "app_main.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
@@ -200,16 +201,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const fusedga::config_error& e) {
-    std::cerr << "ga-bench: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "ga-bench: error: " << e.what() << "\n";
-    return 1;
-  } catch (...) {
-    std::cerr << "ga-bench: error: unknown exception\n";
-    return 1;
-  }
+  return fusedga::apps::guarded_main("ga-bench", [&] { return run(argc, argv); });
 }

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "app_main.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
@@ -129,19 +130,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const fusedga::config_error& e) {
-    fmt::print(stderr, "ga-run: {}\n", e.what());
-    return 2;
-  } catch (const fusedga::backend_unavailable& e) {
-    fmt::print(stderr, "ga-run: {}\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "ga-run: error: {}\n", e.what());
-    return 1;
-  } catch (...) {
-    fmt::print(stderr, "ga-run: unknown error\n");
-    return 1;
-  }
+  return fusedga::apps::guarded_main("ga-run", [&] { return run(argc, argv); });
 }

@@ -165,6 +165,16 @@ unfused::array<rank_key_t<F>> unfused_rank_keys(const unfused::array<F>& objecti
     return make_rank_key(o, v, sense_of<Problem>(), rule, weight);
   });
 }
+
+/// The result arrays: objective cast to the fitness type, violation, then the rank-key pass.
+template <class Problem, class F, class R>
+unfused_result<F> unfused_finish(unfused::array<R>&& objective, unfused::array<F>&& violation, const constraint_options& c) {
+  unfused_result<F> r;
+  r.objective = unfused::astype<F>(std::move(objective));
+  r.violation = std::move(violation);
+  r.rank_key = unfused_rank_keys<Problem>(r.objective, r.violation, c);
+  return r;
+}
 }  // namespace detail
 
 /**
@@ -216,11 +226,7 @@ struct unfused_evaluator<problems::ConstrainedQuadratic<Real>> {
       const auto g1 = sub(add(mul(x, x), mul(z, z)), Real(10));
       v = add(astype<F>(positive_part(g0)), astype<F>(positive_part(g1)));
     }
-    unfused_result<F> r;
-    r.objective = astype<F>(std::move(f));
-    r.violation = std::move(v);
-    r.rank_key = detail::unfused_rank_keys<problem_type>(r.objective, r.violation, c);
-    return r;
+    return detail::unfused_finish<problem_type>(std::move(f), std::move(v), c);
   }
 };
 
@@ -253,11 +259,7 @@ struct unfused_evaluator<problems::TrigConstrained<Real>> {
       const auto g1 = rsub(Real(0.5), add(cos(y), z));
       v = add(astype<F>(positive_part(g0)), astype<F>(positive_part(g1)));
     }
-    unfused_result<F> r;
-    r.objective = astype<F>(std::move(f));
-    r.violation = std::move(v);
-    r.rank_key = detail::unfused_rank_keys<problem_type>(r.objective, r.violation, c);
-    return r;
+    return detail::unfused_finish<problem_type>(std::move(f), std::move(v), c);
   }
 };
 
@@ -280,11 +282,7 @@ struct unfused_evaluator<problems::GeneSum<Fitness>> {
     using namespace unfused;
     array<std::int64_t> s = zeros<std::int64_t>(pop.size);
     for (int j = 0; j < p.genes; ++j) s = add_column(s, pop, j);
-    unfused_result<F> r;
-    r.objective = astype<F>(std::move(s));
-    r.violation = zeros<F>(pop.size);
-    r.rank_key = detail::unfused_rank_keys<problem_type>(r.objective, r.violation, c);
-    return r;
+    return detail::unfused_finish<problem_type>(std::move(s), zeros<F>(pop.size), c);
   }
 };
 

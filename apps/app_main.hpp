@@ -1,0 +1,31 @@
+#pragma once
+// Shared `main` wrapper of the apps: every exception becomes a message and an exit code.
+#include <cstdio>
+#include <exception>
+
+#include "fusedga/core/error.hpp"
+
+namespace fusedga::apps {
+
+/// Runs `body()` and returns its exit code; usage/config errors (and an
+/// unavailable backend) exit 2, any other failure 1, each with a one-line message.
+template <class Body>
+int guarded_main(const char* app, Body&& body) {
+  try {
+    return body();
+  } catch (const config_error& e) {
+    std::fprintf(stderr, "%s: %s\n", app, e.what());
+    return 2;
+  } catch (const backend_unavailable& e) {
+    std::fprintf(stderr, "%s: %s\n", app, e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", app, e.what());
+    return 1;
+  } catch (...) {
+    std::fprintf(stderr, "%s: error: unknown exception\n", app);
+    return 1;
+  }
+}
+
+}  // namespace fusedga::apps
