@@ -1,7 +1,9 @@
 // Generation loop behaviour: elitism, statistics, stopping rules, option checks.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <vector>
 #include <cstdint>
 
 #include <fusedga/fusedga.hpp>
@@ -30,6 +32,28 @@ TEST_CASE("elitism never loses the best individual", "[elitism]") {
       const auto now = key_of(e.stats());
       REQUIRE(now <= previous);
       previous = now;
+    }
+  }
+}
+
+TEST_CASE("elites are exactly the E best of the previous population, for E beyond a tile", "[elitism]") {
+  for (std::size_t elites : {1, 3, 64, 150, 400}) {
+    ga_options o;
+    o.population = 1000;
+    o.generations = 5;
+    o.elitism = elites;
+    engine<CQ, backend::tbb> e(CQ{}, o, backend::tbb{2});
+    e.initialize();
+    for (int g = 0; g < 3; ++g) {
+      const auto before = e.current();
+      std::vector<std::uint64_t> keys(before.rank_key, before.rank_key + before.size);
+      std::sort(keys.begin(), keys.end());
+      e.step();
+      const auto after = e.current();
+      std::vector<std::uint64_t> kept(after.rank_key, after.rank_key + elites);
+      std::sort(kept.begin(), kept.end());
+      INFO("elitism " << elites << ", generation " << g + 1);
+      REQUIRE(std::equal(kept.begin(), kept.end(), keys.begin()));
     }
   }
 }

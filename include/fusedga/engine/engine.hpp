@@ -60,7 +60,8 @@ class engine {
     src_ = a_.view();
     dst_ = b_.view();
     const std::size_t tiles = eval_tiles();
-    capacity_ = std::min<std::size_t>(std::max<std::size_t>(options.elitism, 1), detail::kTileSlots);
+    // each tile offers its best min(E, its slots) as elite candidates: exact for any E
+    capacity_ = std::min<std::size_t>(std::max<std::size_t>(options.elitism, 1), 2 * detail::kTilePairs);
     totals_.resize(tiles);
     candidates_.resize(tiles * capacity_ + options.elitism);
     elites_.resize(options.elitism);

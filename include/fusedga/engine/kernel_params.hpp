@@ -21,9 +21,9 @@
 
 namespace fusedga::detail {
 
-/// Pairs of children per tile. A tile of 2·kTilePairs children is the unit
-/// of parallel work and of reproducibility (see simd_math.hpp).
-inline constexpr int kTilePairs = 32;
+/// Pairs of children per offspring tile. A tile of 2·kTilePairs children is
+/// the unit of parallel work and of reproducibility (see simd_math.hpp).
+inline constexpr int kTilePairs = 64;
 
 /// Genomes of up to this many genes are staged into structure-of-arrays tiles
 /// (SIMD lanes = individuals); longer ones are varied and evaluated in place

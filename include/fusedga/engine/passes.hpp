@@ -26,8 +26,10 @@
 
 namespace fusedga::detail {
 
-/// Individuals per evaluation tile (the same slot count as an offspring tile).
-inline constexpr std::size_t kTileSlots = 2 * kTilePairs;
+/// Individuals per evaluation tile (measured: 64 beats 128 for evaluation,
+/// while offspring tiles of 64 pairs beat 32 — more key loads in flight).
+inline constexpr std::size_t kTileSlots = 64;
+static_assert(kTileSlots <= 2 * kTilePairs, "tile summaries are sized for the larger tile");
 
 /// Where tile summaries go: totals[t] and best[t * capacity ...].
 template <class Key>
