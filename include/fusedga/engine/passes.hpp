@@ -100,9 +100,9 @@ template <int P, class Problem, class Key>
 inline void plan_pairs(const kernel_params<Problem>& kp, const Key* keys, const gene_t<Problem>* parent_rows,
                        std::uint32_t first_pair, std::uint32_t generation, pair_plan<P>& plan) {
   if (kp.tournament_size == 2 && P > 1) {
-    // Binary tournament in phases: all candidates (vectorized Philox), then all
-    // key loads back to back (many cache misses in flight), then the compares.
-    const tournament<2> tour{2};
+    // tournament<2> in phases: all candidates (the same draws as
+    // tournament::candidate, four per Philox block), then all key loads back
+    // to back (many cache misses in flight), then the compares.
     std::uint32_t cand[4][P];
     Key key[4][P];
     alignas(32) std::uint32_t r[4][P];
@@ -115,7 +115,6 @@ inline void plan_pairs(const kernel_params<Problem>& kp, const Key* keys, const 
       plan.parent1[l] = key[1][l] < key[0][l] ? cand[1][l] : cand[0][l];
       plan.parent2[l] = key[3][l] < key[2][l] ? cand[3][l] : cand[2][l];
     }
-    (void)tour;
 #if defined(__GNUC__)
     // Start the parents' (random) row loads now; the pair draws below hide their latency.
     for (int l = 0; l < P; ++l) {
