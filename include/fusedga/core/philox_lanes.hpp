@@ -55,56 +55,46 @@ inline void philox8(__m256i x0, __m256i x1, __m256i x2, __m256i x3, std::uint32_
 }
 #endif
 
-/**
- * out[w][l] = rng(first_index + l, generation, s, block).v[w] for l < L:
- * the draws of L consecutive pairs (or individuals) for one block.
- */
+/// out[w][l] = rng(index + l·index_step, generation, s, block + l·block_step).v[w] for l < L.
 template <int L>
-FUSEDGA_INLINE void draw_lanes(const counter_rng& rng, std::uint32_t first_index, std::uint32_t generation, stream s,
-                               std::uint32_t block, std::uint32_t (&out)[4][L]) {
+FUSEDGA_INLINE void draw_counters(const counter_rng& rng, std::uint32_t index, std::uint32_t index_step,
+                                  std::uint32_t generation, stream s, std::uint32_t block, std::uint32_t block_step,
+                                  std::uint32_t (&out)[4][L]) {
 #if defined(FUSEDGA_PHILOX_AVX2)
   if constexpr (L % 8 == 0) {
-    const __m256i step = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const auto counter = [&](std::uint32_t base, std::uint32_t step, int l) {
+      return _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(base + l * step)),
+                              _mm256_mullo_epi32(lane, _mm256_set1_epi32(static_cast<int>(step))));
+    };
     for (int l = 0; l < L; l += 8) {
       __m256i r[4];
-      philox8(_mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first_index + l)), step),
-              _mm256_set1_epi32(static_cast<int>(generation)), _mm256_set1_epi32(static_cast<int>(s)),
-              _mm256_set1_epi32(static_cast<int>(block)), rng.key_lo, rng.key_hi, r);
+      philox8(counter(index, index_step, l), _mm256_set1_epi32(static_cast<int>(generation)),
+              _mm256_set1_epi32(static_cast<int>(s)), counter(block, block_step, l), rng.key_lo, rng.key_hi, r);
       for (int w = 0; w < 4; ++w) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out[w] + l), r[w]);
     }
     return;
   }
 #endif
   for (int l = 0; l < L; ++l) {
-    const draws4 r = rng(first_index + static_cast<std::uint32_t>(l), generation, s, block);
+    const auto u = static_cast<std::uint32_t>(l);
+    const draws4 r = rng(index + u * index_step, generation, s, block + u * block_step);
     for (int w = 0; w < 4; ++w) out[w][l] = r.v[w];
   }
 }
 
-/**
- * out[w][l] = rng(index, generation, s, first_block + l).v[w] for l < L:
- * the draws of L consecutive genes of one pair (rows of long genomes).
- */
+/// The draws of L consecutive pairs (or individuals) for one block: lane l = rng(first_index + l, ..., block).
+template <int L>
+FUSEDGA_INLINE void draw_lanes(const counter_rng& rng, std::uint32_t first_index, std::uint32_t generation, stream s,
+                               std::uint32_t block, std::uint32_t (&out)[4][L]) {
+  draw_counters<L>(rng, first_index, 1, generation, s, block, 0, out);
+}
+
+/// The draws of L consecutive genes of one pair (rows of long genomes): lane l = rng(index, ..., first_block + l).
 template <int L>
 FUSEDGA_INLINE void draw_blocks(const counter_rng& rng, std::uint32_t index, std::uint32_t generation, stream s,
                                 std::uint32_t first_block, std::uint32_t (&out)[4][L]) {
-#if defined(FUSEDGA_PHILOX_AVX2)
-  if constexpr (L % 8 == 0) {
-    const __m256i step = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    for (int l = 0; l < L; l += 8) {
-      __m256i r[4];
-      philox8(_mm256_set1_epi32(static_cast<int>(index)), _mm256_set1_epi32(static_cast<int>(generation)),
-              _mm256_set1_epi32(static_cast<int>(s)),
-              _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(first_block + l)), step), rng.key_lo, rng.key_hi, r);
-      for (int w = 0; w < 4; ++w) _mm256_storeu_si256(reinterpret_cast<__m256i*>(out[w] + l), r[w]);
-    }
-    return;
-  }
-#endif
-  for (int l = 0; l < L; ++l) {
-    const draws4 r = rng(index, generation, s, first_block + static_cast<std::uint32_t>(l));
-    for (int w = 0; w < 4; ++w) out[w][l] = r.v[w];
-  }
+  draw_counters<L>(rng, index, 0, generation, s, first_block, 1, out);
 }
 
 }  // namespace fusedga::detail

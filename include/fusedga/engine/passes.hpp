@@ -31,6 +31,12 @@ namespace fusedga::detail {
 inline constexpr std::size_t kTileSlots = 64;
 static_assert(kTileSlots <= 2 * kTilePairs, "tile summaries are sized for the larger tile");
 
+/// Slots [begin, end) of evaluation tile t in a population of n.
+inline void tile_range(std::size_t t, std::size_t n, std::size_t& begin, std::size_t& end) {
+  begin = t * kTileSlots;
+  end = begin + kTileSlots < n ? begin + kTileSlots : n;
+}
+
 /// Where tile summaries go: totals[t] and best[t * capacity ...].
 template <class Key>
 struct summary_sink {
@@ -64,8 +70,8 @@ template <class Problem>
 inline void evaluate_tile(const kernel_params<Problem>& kp, const population_view<gene_t<Problem>, fitness_t<Problem>>& pop,
                           std::size_t t, const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
   using F = fitness_t<Problem>;
-  const std::size_t begin = t * kTileSlots;
-  const std::size_t end = begin + kTileSlots < pop.size ? begin + kTileSlots : pop.size;
+  std::size_t begin, end;
+  tile_range(t, pop.size, begin, end);
   alignas(64) F obj[kTileSlots], vio[kTileSlots];
   alignas(64) rank_key_t<F> key[kTileSlots];
   evaluate_slots(kp, pop, begin, end, obj, vio, key);
@@ -81,8 +87,8 @@ template <class Problem>
 inline void init_tile(const kernel_params<Problem>& kp, const population_view<gene_t<Problem>, fitness_t<Problem>>& pop,
                       std::size_t t, const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
   using G = gene_t<Problem>;
-  const std::size_t begin = t * kTileSlots;
-  const std::size_t end = begin + kTileSlots < pop.size ? begin + kTileSlots : pop.size;
+  std::size_t begin, end;
+  tile_range(t, pop.size, begin, end);
   const int d = kp.dimension;
   for (std::size_t i = begin; i < end; ++i) {
     G* FUSEDGA_RESTRICT row = pop.row(i);
