@@ -55,7 +55,8 @@ inline void philox8(__m256i x0, __m256i x1, __m256i x2, __m256i x3, std::uint32_
 }
 #endif
 
-/// out[w][l] = rng(index + l·index_step, generation, s, block + l·block_step).v[w] for l < L.
+/// out[w][l] = rng(index + l·index_step, generation, s, block + l·block_step).v[w] for l < L;
+/// each step is 0 or 1.
 template <int L>
 FUSEDGA_INLINE void draw_counters(const counter_rng& rng, std::uint32_t index, std::uint32_t index_step,
                                   std::uint32_t generation, stream s, std::uint32_t block, std::uint32_t block_step,
@@ -63,9 +64,9 @@ FUSEDGA_INLINE void draw_counters(const counter_rng& rng, std::uint32_t index, s
 #if defined(FUSEDGA_PHILOX_AVX2)
   if constexpr (L % 8 == 0) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const auto counter = [&](std::uint32_t base, std::uint32_t step, int l) {
-      return _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(base + l * step)),
-                              _mm256_mullo_epi32(lane, _mm256_set1_epi32(static_cast<int>(step))));
+    const auto counter = [&](std::uint32_t base, std::uint32_t step, int l) {  // step is 0 or 1
+      const __m256i steps = _mm256_and_si256(lane, _mm256_set1_epi32(-static_cast<int>(step)));
+      return _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(base + l * step)), steps);
     };
     for (int l = 0; l < L; l += 8) {
       __m256i r[4];
