@@ -32,8 +32,9 @@ namespace fusedga {
  *
  * Memory is allocated once in the constructor: two populations (double
  * buffering) of (N+1)·d genes plus three arrays of N+1, the per-tile
- * summaries (O(N/64)) and the history (generations+1 rows). `step()` performs
- * no heap allocation. Not thread-safe: one thread drives an engine; the
+ * summaries (O(N/64)) and the history (generations+1 rows, at most 2^16 of
+ * them up front). `step()` performs no heap allocation, except that a history
+ * longer than 2^16 rows grows by doubling (once per doubling). Not thread-safe: one thread drives an engine; the
  * backend parallelizes each pass internally and every pass synchronizes
  * before returning.
  *
@@ -66,7 +67,8 @@ class engine {
     candidates_.resize(tiles * capacity_ + options.elitism);
     elites_.resize(options.elitism);
     best_genes_.resize(static_cast<std::size_t>(d));
-    history_.reserve(static_cast<std::size_t>(options.generations) + 1);
+    history_limit_ = static_cast<std::size_t>(options.generations) + 1;
+    history_.reserve(std::min<std::size_t>(history_limit_, std::size_t(1) << 16));
   }
 
   engine(const engine&) = delete;
@@ -207,7 +209,7 @@ class engine {
     s.evaluations = evaluations_;
     s.elapsed_s = elapsed_s();
     last_ = s;
-    if (history_.size() < history_.capacity()) history_.push_back(s);
+    if (history_.size() < history_limit_) history_.push_back(s);
   }
 
   ga_options options_;
@@ -222,6 +224,7 @@ class engine {
   std::vector<detail::ranked_slot<key>> elites_;
   std::vector<gene> best_genes_;
   std::vector<generation_stats> history_;
+  std::size_t history_limit_ = 1;
   generation_stats last_{};
   bool have_best_ = false;
   key best_key_ = 0;
