@@ -81,6 +81,10 @@ class runner {
     if (contains(plan_.tiers, bench_tier::unfused) && !target_.has_unfused())
       report_.notes.push_back("unfused tier: this problem has no unfused (NumPy-style) evaluator; only the seed problems do");
     for (const std::size_t n : plan_.sizes) run_size(n);
+    // Probe again after the timings: bandwidth on a shared machine drifts, and the
+    // best probe is the honest (conservative) denominator for every row.
+    measure_copy_bandwidths();
+    for (auto& row : report_.rows) set_copy_fraction(row);
     add_speedups();
     return std::move(report_);
   }
@@ -104,7 +108,8 @@ class runner {
     for (const int t : threads) {
       say(fmt::format("measuring copy bandwidth with {} thread{}", t, t == 1 ? "" : "s"));
       const copy_bandwidth c = measure_copy_bandwidth(t, plan_.copy_array_bytes, plan_.copy_trials);
-      report_.environment.copy_gb_per_s[t] = c.gb_per_s;
+      double& best = report_.environment.copy_gb_per_s[t];
+      best = std::max(best, c.gb_per_s);
       report_.environment.copy_array_bytes = c.array_bytes;
       say(fmt::format("  {:.1f} GB/s", c.gb_per_s));
     }
@@ -213,12 +218,19 @@ class runner {
                           : generation_traffic(layout_, n, target_.elitism(), target_.tournament_size());
     row.bytes = t.total();
     row.gb_per_s = s.median_s > 0 ? static_cast<double>(row.bytes) / s.median_s / 1e9 : 0;
-    const auto copy = report_.environment.copy_gb_per_s.find(threads);
-    row.copy_gb_per_s = copy == report_.environment.copy_gb_per_s.end() ? 0 : copy->second;
-    row.copy_fraction = row.copy_gb_per_s > 0 ? row.gb_per_s / row.copy_gb_per_s : 0;
+    set_copy_fraction(row);
     say(fmt::format("  {} repeats, median {:.4g} ms, {:.3g} M individuals/s, {:.3g} GB/s ({:.0f}% of copy)", s.count,
                     row.median_ms, row.individuals_per_s / 1e6, row.gb_per_s, 100 * row.copy_fraction));
     report_.rows.push_back(std::move(row));
+  }
+
+  /// The copy bandwidth attainable with up to row.threads threads (the best probe at any
+  /// thread count <= row.threads), and the row's fraction of it.
+  void set_copy_fraction(bench_row& row) const {
+    row.copy_gb_per_s = 0;
+    for (const auto& [t, gbs] : report_.environment.copy_gb_per_s)
+      if (t <= row.threads) row.copy_gb_per_s = std::max(row.copy_gb_per_s, gbs);
+    row.copy_fraction = row.copy_gb_per_s > 0 ? row.gb_per_s / row.copy_gb_per_s : 0;
   }
 
   void add_speedups() {

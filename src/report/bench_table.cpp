@@ -54,8 +54,10 @@ std::string format_bench_table(const bench_report& r) {
   std::string copy;
   for (const auto& [threads, gbs] : env.copy_gb_per_s)
     copy += fmt::format("{}{} thread{} {:.1f} GB/s", copy.empty() ? "" : ", ", threads, threads == 1 ? "" : "s", gbs);
-  out += fmt::format("copy bandwidth (STREAM copy, 2 x {} MiB arrays, best trial, read + write counted): {}\n",
-                     env.copy_array_bytes >> 20, copy.empty() ? "not measured" : copy);
+  out += fmt::format(
+      "copy bandwidth (STREAM copy, 2 x {} MiB arrays, best trial before and after the timings, read + write "
+      "counted): {}; %copy uses the best at up to the row's thread count\n",
+      env.copy_array_bytes >> 20, copy.empty() ? "not measured" : copy);
   out += wrap(bytes_model_text(), 110, "");
   out += "times are per call: median (min, max) over the repeats after one warm-up call\n\n";
 

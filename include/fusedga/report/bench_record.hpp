@@ -28,7 +28,7 @@ struct bench_row {
   double individuals_per_s = 0;  ///< N / median
   std::uint64_t bytes = 0;       ///< modelled bytes per call (bytes_model.hpp)
   double gb_per_s = 0;           ///< bytes / median, 10^9 bytes/s
-  double copy_gb_per_s = 0;      ///< this machine's copy bandwidth at `threads` threads
+  double copy_gb_per_s = 0;      ///< best copy bandwidth probed with up to `threads` threads (before and after the timings)
   double copy_fraction = 0;      ///< gb_per_s / copy_gb_per_s
   std::optional<double> speedup_vs_object;   ///< object-tier eval median / this median (eval rows only)
   std::optional<double> speedup_vs_unfused;  ///< unfused-tier eval median / this median (eval rows only)
@@ -41,7 +41,7 @@ struct bench_environment {
   std::string compiler;    ///< compiler and version (__VERSION__)
   std::string date_utc;    ///< ISO 8601, e.g. 2024-05-01T12:00:00Z
   std::string fusedga_version;
-  std::map<int, double> copy_gb_per_s;  ///< threads -> measured copy bandwidth, 10^9 bytes/s
+  std::map<int, double> copy_gb_per_s;  ///< threads -> best of the copy-bandwidth probes (run before and after the timings), 10^9 bytes/s
   std::size_t copy_array_bytes = 0;     ///< bytes per array of the copy probe
 };
 
