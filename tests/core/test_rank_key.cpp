@@ -1,6 +1,7 @@
 // Rank keys must order individuals exactly as Deb's feasibility rules (or the penalty) say.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <cmath>
 #include <limits>
 
@@ -37,4 +38,8 @@ TEST_CASE("penalty: objective + weight * violation, no feasibility flag", "[rank
   const auto key = [](double f, double v) { return make_rank_key<double>(f, v, Sense::minimize, constraint_rule::penalty, 10.0); };
   CHECK(key(1, 0.05) < key(2, 0));   // 1.5 < 2: an infeasible individual can win
   CHECK(key(2, 0) < key(1, 0.2));    // 2 < 3
+  // -inf + weight * inf is NaN: worst, never best
+  const double inf = std::numeric_limits<double>::infinity();
+  CHECK(key(0, 0) < key(-inf, inf));
+  CHECK(key(-inf, inf) == ~std::uint64_t(0));
 }

@@ -2,12 +2,14 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <vector>
 #include <cstdint>
 
 #include <fusedga/fusedga.hpp>
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
+#include <fusedga/problems/classic/sphere.hpp>
 #include <fusedga/problems/seed/gene_sum.hpp>
 
 using namespace fusedga;
@@ -55,6 +57,35 @@ TEST_CASE("elites are exactly the E best of the previous population, for E beyon
       INFO("elitism " << elites << ", generation " << g + 1);
       REQUIRE(std::equal(kept.begin(), kept.end(), keys.begin()));
     }
+  }
+}
+
+TEST_CASE("every crossover/mutation pair keeps genes in the bounds, staged and row layouts", "[repair]") {
+  // BLX-alpha draws beyond the parents; the children must still be repaired into the box,
+  // and polynomial mutation must never see (or make) an out-of-box gene.
+  for (int d : {4, 40}) {
+    for (auto ck : {crossover_kind::blx_alpha, crossover_kind::sbx, crossover_kind::uniform, crossover_kind::two_point})
+      for (auto mk : {mutation_kind::polynomial, mutation_kind::gaussian, mutation_kind::uniform_reset}) {
+        ga_options o;
+        o.population = 500;
+        o.generations = 15;
+        o.crossover.kind = ck;
+        o.crossover.alpha = 2.0;  // wide blends
+        o.mutation.kind = mk;
+        o.mutation.rate = 0.05;
+        problems::Sphere<double> p;
+        p.dim = d;
+        engine<problems::Sphere<double>, backend::serial> e(p, o, backend::serial{});
+        e.initialize();
+        for (int g = 0; g < o.generations; ++g) e.step();
+        const auto pop = e.current();
+        INFO("d = " << d << ", " << to_string(ck) << " + " << to_string(mk));
+        for (std::size_t i = 0; i < pop.size * static_cast<std::size_t>(d); ++i) {
+          REQUIRE(pop.genes[i] >= -5.12);
+          REQUIRE(pop.genes[i] <= 5.12);
+        }
+        REQUIRE(std::isfinite(e.stats().mean_objective));
+      }
   }
 }
 

@@ -46,6 +46,11 @@ struct Bounds {
         if (!std::isfinite(lower[j]) || !std::isfinite(upper[j]))
           throw config_error("bounds: gene " + std::to_string(j) + ": bounds must be finite");
       }
+      if constexpr (std::is_integral_v<Gene>) {
+        // uniform integer draws use 32 random bits (rng.hpp: below)
+        if (static_cast<long double>(upper[j]) - static_cast<long double>(lower[j]) >= 4294967295.0L)
+          throw config_error("bounds: gene " + std::to_string(j) + ": an integer range of 2^32 or more values is not supported");
+      }
       if (lower[j] > upper[j])
         throw config_error("bounds: gene " + std::to_string(j) + ": lower bound " + std::to_string(lower[j]) +
                            " is greater than upper bound " + std::to_string(upper[j]));

@@ -63,7 +63,7 @@ FUSEDGA_HD inline rank_key_t<Real> make_rank_key(Real objective, Real violation,
   const U feasible_key = detail::ordered_bits(score) >> 1;
   const U infeasible_key = top | (detail::ordered_bits(violation) >> 1);
   const U key = infeasible ? infeasible_key : feasible_key;
-  const bool bad = objective != objective || violation != violation;  // NaN
+  const bool bad = objective != objective || violation != violation || score != score;  // NaN (also inf − inf)
   return bad ? ~U(0) : key;
 }
 

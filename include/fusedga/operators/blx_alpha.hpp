@@ -5,26 +5,27 @@
 
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/operators/repair.hpp"
 
 namespace fusedga {
 
 /**
  * BLX-α on one gene of one pair, in place. Each child is uniform on
  * [min − α·I, max + α·I], I = |a − b|, with independent draws (gene.v[1],
- * gene.v[2]); the repair step clamps children to the bounds. α = 0.5 is the
- * usual choice. Real must be float or double. Pure; thread-safe.
+ * gene.v[2]), clamped to [lo, hi] (the interval reaches past the bounds).
+ * α = 0.5 is the usual choice. Real must be float or double. Pure; thread-safe.
  */
 struct blx_alpha {
   double alpha;  ///< >= 0
 
   template <class Real>
-  FUSEDGA_HD FUSEDGA_INLINE void operator()(Real& a, Real& b, Real, Real, const draws4& gene) const {
+  FUSEDGA_HD FUSEDGA_INLINE void operator()(Real& a, Real& b, Real lo_bound, Real hi_bound, const draws4& gene) const {
     const Real lo = a < b ? a : b;
     const Real interval = a < b ? b - a : a - b;
     const Real start = lo - Real(alpha) * interval;
     const Real width = interval * (Real(1) + Real(2) * Real(alpha));
-    a = start + unit<Real>(gene.v[1]) * width;
-    b = start + unit<Real>(gene.v[2]) * width;
+    a = clamp_to_bounds(start + unit<Real>(gene.v[1]) * width, lo_bound, hi_bound);
+    b = clamp_to_bounds(start + unit<Real>(gene.v[2]) * width, lo_bound, hi_bound);
   }
 };
 

@@ -41,11 +41,12 @@ struct polynomial_mutation {
     const M e1 = M(eta) + M(1);
     const M u = unit<M>(child == 0 ? m.v[1] : m.v[3]);
     const bool low = u <= M(0.5);
-    const M delta = M(low ? (y - lo) / range : (hi - y) / range);
+    const Real inside = y < lo ? lo : (y > hi ? hi : y);  // the formula needs delta in [0, 1]
+    const M delta = M(low ? (inside - lo) / range : (hi - inside) / range);
     const M s = low ? M(2) * u - M(1) : M(1) - M(2) * u;  // in [-1, 0]
     const M t = -std::expm1(e1 * std::log1p(-delta));      // 1 - (1 - delta)^(eta+1), in [0, 1]
     const M q = std::expm1(std::log1p(s * t) / e1);         // in [-1, 0]
-    const Real mutated = y + Real(low ? q : -q) * range;
+    const Real mutated = inside + Real(low ? q : -q) * range;
     const Real clamped = mutated < lo ? lo : (mutated > hi ? hi : mutated);
     return range > Real(0) ? clamped : y;
   }

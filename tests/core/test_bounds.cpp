@@ -1,0 +1,24 @@
+// Bounds are checked before a run: sizes, order, finiteness, integer range.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include <fusedga/core/bounds.hpp>
+
+using fusedga::Bounds;
+using fusedga::config_error;
+
+TEST_CASE("bounds validation names the offending gene", "[bounds]") {
+  CHECK_NOTHROW(Bounds<double>({0, -1}, {1, 1}).validate(2));
+  CHECK_THROWS_WITH(Bounds<double>({0, 2}, {1, 1}).validate(2), Catch::Contains("gene 1: lower bound"));
+  CHECK_THROWS_WITH(Bounds<double>({0}, {1}).validate(2), Catch::Contains("expected 2 lower and upper bounds"));
+  CHECK_THROWS_WITH(Bounds<double>({0}, {std::numeric_limits<double>::infinity()}).validate(1),
+                    Catch::Contains("must be finite"));
+  // integer genes: uniform draws use 32 random bits
+  CHECK_NOTHROW(Bounds<std::int32_t>({-5}, {5}).validate(1));
+  CHECK_THROWS_WITH(Bounds<std::int32_t>({std::numeric_limits<std::int32_t>::min()},
+                                         {std::numeric_limits<std::int32_t>::max()}).validate(1),
+                    Catch::Contains("2^32 or more values"));
+}
