@@ -33,3 +33,21 @@ TEST_CASE("plan_pairs' binary tournament equals tournament<0>{2} pair by pair", 
     REQUIRE(plan.parent2[l] == p2);
   }
 }
+
+TEST_CASE("append_set_indices (SIMD left-pack) lists exactly the set flags, in order", "[compaction]") {
+  const auto rng = counter_rng::from_seed(5);
+  for (int count : {0, 1, 7, 8, 9, 64, 191, 192}) {
+    std::vector<std::int32_t> flags(static_cast<std::size_t>(count));
+    for (int e = 0; e < count; ++e) flags[e] = static_cast<std::int32_t>(rng(e, count, stream::pair, 0).v[0] & 1);
+    std::vector<std::int32_t> out(static_cast<std::size_t>(2 * count + 16), -1), expected;
+    for (int e = 0; e < count; ++e)
+      if (flags[e]) expected.push_back(100 + e);
+    const int n = detail::append_set_indices(flags.data(), count, 100, out.data(), 0);
+    REQUIRE(n == static_cast<int>(expected.size()));
+    for (int k = 0; k < n; ++k) REQUIRE(out[k] == expected[k]);
+    // appending continues after n
+    const int m = detail::append_set_indices(flags.data(), count, 100, out.data(), n);
+    REQUIRE(m == 2 * n);
+    for (int k = 0; k < n; ++k) REQUIRE(out[n + k] == expected[k]);
+  }
+}

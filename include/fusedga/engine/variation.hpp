@@ -94,6 +94,44 @@ inline void mutate_loop(const kernel_params<Problem>& kp, std::uint32_t first_pa
   });
 }
 
+/**
+ * Appends base + e to out[n...] for every e < count with flags[e] != 0 (flags
+ * are 0 or 1) and returns the new n. AVX2: eight flags at a time by
+ * permutation ("left-pack"); out needs 8 entries of slack.
+ */
+inline int append_set_indices(const std::int32_t* flags, int count, std::int32_t base, std::int32_t* out, int n) {
+  int e = 0;
+#if defined(FUSEDGA_PHILOX_AVX2)
+  struct pack_table {
+    std::uint64_t perm[256];
+    constexpr pack_table() : perm() {
+      for (int m = 0; m < 256; ++m) {
+        std::uint64_t p = 0;
+        int k = 0;
+        for (int b = 0; b < 8; ++b)
+          if (m & (1 << b)) p |= std::uint64_t(b) << (8 * k++);
+        perm[m] = p;
+      }
+    }
+  };
+  static constexpr pack_table table{};
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  for (; e + 8 <= count; e += 8) {
+    const __m256i f = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(flags + e));
+    const int mask = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_sub_epi32(_mm256_setzero_si256(), f)));
+    const __m256i idx = _mm256_add_epi32(_mm256_set1_epi32(base + e), lane);
+    const __m256i perm = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(table.perm[mask])));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + n), _mm256_permutevar8x32_epi32(idx, perm));
+    n += __builtin_popcount(static_cast<unsigned>(mask));
+  }
+#endif
+  for (; e < count; ++e) {
+    out[n] = base + e;
+    n += flags[e];
+  }
+  return n;
+}
+
 /// Elements per SIMD batch in compacted loops: lists are padded to a multiple of it.
 inline constexpr int kCompactBatch = 16;
 
@@ -116,12 +154,8 @@ inline void sbx_compact(const kernel_params<Problem>& kp, std::uint32_t first_pa
     u[e] = g.v[1];
     swap[e] = static_cast<std::int32_t>(g.v[2] >> 31);
   });
-  alignas(64) std::int32_t list[E];
-  int n = 0;
-  for (int e = 0; e < elements; ++e) {
-    list[n] = e;
-    n += active[e];
-  }
+  alignas(64) std::int32_t list[E + 8];
+  const int n = append_set_indices(active, elements, 0, list, 0);
   if (n == 0) return;
   const int padded = (n + kCompactBatch - 1) / kCompactBatch * kCompactBatch;
   for (int k = n; k < padded; ++k) list[k] = list[0];
@@ -167,12 +201,15 @@ inline void mutate_compact(const kernel_params<Problem>& kp, std::uint32_t first
   });
   // list entries: element e of child 0, or E + e for child 1
   alignas(64) std::int32_t list[2 * E + kCompactBatch];
-  int n = 0;
-  for (int child = 0; child < 2; ++child)
-    for (int e = 0; e < elements; ++e) {
-      list[n] = child * E + e;
-      n += hit[child][e];
-    }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // hit[.][0, elements) is written above
+#endif
+  int n = append_set_indices(hit[0], elements, 0, list, 0);
+  n = append_set_indices(hit[1], elements, E, list, n);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
   if (n == 0) return;
   const int padded = (n + kCompactBatch - 1) / kCompactBatch * kCompactBatch;
   for (int k = n; k < padded; ++k) list[k] = list[0];
