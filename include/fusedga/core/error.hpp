@@ -43,10 +43,3 @@ class expression_error : public error {
 };
 
 }  // namespace fusedga
-
-/// Throws `fusedga::error` with file:line when `cond` is false. Host code only.
-#define FUSEDGA_EXPECTS(cond, msg)                                                            \
-  do {                                                                                        \
-    if (!(cond))                                                                              \
-      throw ::fusedga::error(std::string(__FILE__ ":") + std::to_string(__LINE__) + ": " + (msg)); \
-  } while (0)

@@ -20,14 +20,4 @@ struct gene_view {
   FUSEDGA_HD Gene operator[](int j) const { return data[j * Stride]; }
 };
 
-/**
- * Mutable view with the same layout, used by host-side helpers (e.g. clamping
- * the best individual). Not passed to problems.
- */
-template <class Gene, int Stride>
-struct gene_span {
-  Gene* data;
-  FUSEDGA_HD Gene& operator[](int j) const { return data[j * Stride]; }
-};
-
 }  // namespace fusedga

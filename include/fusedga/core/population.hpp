@@ -52,11 +52,6 @@ class population {
   }
   std::size_t size() const { return size_; }
   int dimension() const { return dimension_; }
-  /// Bytes held, for memory reports.
-  std::size_t bytes() const {
-    return genes_.size() * sizeof(Gene) + (objective_.size() + violation_.size()) * sizeof(Fitness) +
-           rank_key_.size() * sizeof(rank_key_t<Fitness>);
-  }
 
  private:
   detail::aligned_buffer<Gene> genes_;

@@ -49,7 +49,7 @@ class engine {
   using view_type = population_view<gene, fitness>;
 
   engine(const Problem& problem, const ga_options& options, const Backend& backend)
-      : options_(options), exec_(detail::make_executor(backend)), bounds_(problem.bounds()) {
+      : exec_(detail::make_executor(backend)), bounds_(problem.bounds()) {
     check_problem<Problem>();
     const int d = problem.dimension();
     validate(options, d, std::is_floating_point_v<gene>);
@@ -136,9 +136,6 @@ class engine {
   /// Generations since the best-so-far last improved.
   int stalled_generations() const { return generation_ - improved_at_; }
   double elapsed_s() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
-  const ga_options& options() const { return options_; }
-  /// Bytes held by both populations.
-  std::size_t population_bytes() const { return a_.bytes() + b_.bytes(); }
 
  private:
   using executor = decltype(detail::make_executor(std::declval<const Backend&>()));
@@ -212,7 +209,6 @@ class engine {
     if (history_.size() < history_limit_) history_.push_back(s);
   }
 
-  ga_options options_;
   executor exec_;
   Bounds<gene> bounds_;
   detail::kernel_params<Problem> kp_{};

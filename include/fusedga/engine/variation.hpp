@@ -135,6 +135,14 @@ inline int append_set_indices(const std::int32_t* flags, int count, std::int32_t
 /// Elements per SIMD batch in compacted loops: lists are padded to a multiple of it.
 inline constexpr int kCompactBatch = 16;
 
+/// Pads a non-empty list of n entries with copies of its first entry up to a
+/// multiple of kCompactBatch (so SIMD loops run full width) and returns that length.
+inline int pad_to_batch(std::int32_t* list, int n) {
+  const int padded = (n + kCompactBatch - 1) / kCompactBatch * kCompactBatch;
+  for (int k = n; k < padded; ++k) list[k] = list[0];
+  return padded;
+}
+
 /// Compacted SBX over a staged group (P > 1, real genes); see the file comment.
 template <int P, class Problem>
 inline void sbx_compact(const kernel_params<Problem>& kp, std::uint32_t first_pair, std::uint32_t generation,
@@ -157,8 +165,7 @@ inline void sbx_compact(const kernel_params<Problem>& kp, std::uint32_t first_pa
   alignas(64) std::int32_t list[E + 8];
   const int n = append_set_indices(active, elements, 0, list, 0);
   if (n == 0) return;
-  const int padded = (n + kCompactBatch - 1) / kCompactBatch * kCompactBatch;
-  for (int k = n; k < padded; ++k) list[k] = list[0];
+  const int padded = pad_to_batch(list, n);
   alignas(64) G a[E], b[E], lo[E], hi[E];
   alignas(64) std::uint32_t uk[E];
   alignas(64) std::int32_t sk[E];
@@ -211,8 +218,7 @@ inline void mutate_compact(const kernel_params<Problem>& kp, std::uint32_t first
 #pragma GCC diagnostic pop
 #endif
   if (n == 0) return;
-  const int padded = (n + kCompactBatch - 1) / kCompactBatch * kCompactBatch;
-  for (int k = n; k < padded; ++k) list[k] = list[0];
+  const int padded = pad_to_batch(list, n);
   alignas(64) G y[2 * E + kCompactBatch], lo[2 * E + kCompactBatch], hi[2 * E + kCompactBatch];
   alignas(64) std::uint32_t a1[2 * E + kCompactBatch], a3[2 * E + kCompactBatch];
   alignas(64) std::int32_t ch[2 * E + kCompactBatch];
