@@ -7,8 +7,8 @@
 
 namespace fusedga::apps {
 
-/// Runs `body()` and returns its exit code; usage/config errors (and an
-/// unavailable backend) exit 2, any other failure 1, each with a one-line message.
+/// Runs `body()` and returns its exit code; usage/config errors (an
+/// unavailable backend and malformed expressions included) exit 2, any other failure 1, each with a one-line message.
 template <class Body>
 int guarded_main(const char* app, Body&& body) {
   try {
@@ -17,6 +17,9 @@ int guarded_main(const char* app, Body&& body) {
     std::fprintf(stderr, "%s: %s\n", app, e.what());
     return 2;
   } catch (const backend_unavailable& e) {
+    std::fprintf(stderr, "%s: %s\n", app, e.what());
+    return 2;
+  } catch (const expression_error& e) {  // a malformed expression problem is a config error
     std::fprintf(stderr, "%s: %s\n", app, e.what());
     return 2;
   } catch (const std::exception& e) {

@@ -4,9 +4,11 @@
 //   ga-bench PROBLEM_OR_CONFIG [--sizes 1000,100000,900000] [--backends serial,tbb]
 //            [--threads 1,2] [--repeats N] [--min-time S] [--precision double|float]
 //            [--set key=value ...] [--workloads eval,generation]
-//            [--tiers object,unfused,fused] [--json FILE] [--quiet]
+//            [--tiers object,unfused,fused] [--json FILE] [--report DIR] [--quiet]
+//   ga-bench --compare A.json B.json
 //
-// Exit status: 0 ok, 2 usage or config error, 1 runtime error.
+// Exit status: 0 ok, 2 usage or config error (unreadable or invalid --compare
+// files included), 1 runtime error.
 
 #include <cmath>
 #include <cstdio>
@@ -25,11 +27,16 @@
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
 #include "fusedga/report/bench_config.hpp"
+#include "fusedga/report/bench_expression.hpp"
 #include "fusedga/report/atomic_file.hpp"
 #include "fusedga/report/bench_json.hpp"
 #include "fusedga/report/bench_runner.hpp"
 #include "fusedga/report/bench_table.hpp"
 #include "fusedga/report/bench_target.hpp"
+#include "fusedga/report/compare_reports.hpp"
+#include "fusedga/report/report_flops.hpp"
+#include "fusedga/report/report_metrics.hpp"
+#include "fusedga/report/report_writer.hpp"
 
 namespace {
 
@@ -72,6 +79,25 @@ std::vector<T> parse_choices(const std::vector<std::string>& items, const char* 
   return out;
 }
 
+/// The command line as a user would retype it: the program's base name, then the
+/// arguments, single-quoted where a shell would need it.
+std::string command_line(int argc, char** argv) {
+  std::string out = "ga-bench";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool plain = !a.empty() && a.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                         "0123456789-_./=,:+@%") == std::string::npos;
+    if (plain) {
+      out += " " + a;
+      continue;
+    }
+    out += " '";
+    for (const char c : a) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += "'";
+  }
+  return out;
+}
+
 /// 1, 2, 4, ... below `cores`, then `cores`.
 std::vector<int> default_thread_counts(int cores) {
   std::vector<int> t;
@@ -87,6 +113,8 @@ int run(int argc, char** argv) {
       "ga-bench"};
   std::string target_name;
   std::vector<std::string> sizes_text{"1000", "100000", "900000"};
+  // --report's default sweep: the seed documents' sizes (10^2, 10^4, 9 x 10^5, 10^6).
+  const std::vector<std::string> report_sizes{"100", "10000", "900000", "1000000"};
   std::vector<std::string> backends_text{"serial", "tbb"};
   std::vector<int> threads;
   int repeats = 5;
@@ -96,12 +124,18 @@ int run(int argc, char** argv) {
   std::vector<std::string> workloads_text{"eval", "generation"};
   std::vector<std::string> tiers_text{"object", "unfused", "fused"};
   std::string json_path;
+  std::string report_dir;
+  std::vector<std::string> compare_paths;
+  std::string baseline;
   bool quiet = false;
   bool list = false;
   double stream_mib = 0;
 
   app.add_option("problem", target_name, "built-in problem name (e.g. seed/constrained-quadratic) or YAML config file");
-  app.add_option("--sizes", sizes_text, "population sizes, comma-separated (default 1000,100000,900000)")->delimiter(',');
+  auto* sizes_option =
+      app.add_option("--sizes", sizes_text,
+                     "population sizes, comma-separated (default 1000,100000,900000; with --report 100,10000,900000,1000000)")
+          ->delimiter(',');
   app.add_option("--backends", backends_text, "fused-tier backends: serial, tbb (default serial,tbb)")->delimiter(',');
   app.add_option("--threads", threads, "TBB thread counts (default 1, 2, 4, ... up to all cores)")
       ->delimiter(',')
@@ -115,6 +149,14 @@ int run(int argc, char** argv) {
   app.add_option("--workloads", workloads_text, "eval, generation (default both)")->delimiter(',');
   app.add_option("--tiers", tiers_text, "object, unfused, fused (default all)")->delimiter(',');
   app.add_option("--json", json_path, "also write the report as JSON to FILE (atomically)");
+  app.add_option("--report", report_dir,
+                 "write a report directory: report.md (environment, tables, what the numbers mean), results.csv, "
+                 "results.json and plots (PNG + SVG via gnuplot; a notice instead when gnuplot is missing)");
+  app.add_option("--compare", compare_paths,
+                 "compare two saved runs (--json files or a report's results.json): per-row B/A ratio; no problem needed")
+      ->expected(2);
+  app.add_option("--baseline", baseline,
+                 "expression problems: also time this built-in problem's generation, for the JIT/built-in ratio");
   app.add_option("--stream-mib", stream_mib, "MiB per array of the copy-bandwidth probe (default max(256, 4 x LLC))")
       ->check(CLI::PositiveNumber);
   app.add_flag("--quiet,-q", quiet, "no progress lines on stderr");
@@ -122,8 +164,12 @@ int run(int argc, char** argv) {
   app.footer(
       "Tiers: object = a std::vector per individual and a virtual call each (DEAP/OpenGA style); unfused = one pass per "
       "arithmetic operation with fresh temporaries (NumPy style, seed problems only); fused = the engine's passes. "
-      "Object and unfused run single-threaded on the first backend's population. Exit status: 0 ok, 2 usage or config "
-      "error, 1 runtime error.");
+      "For expression problems the rows are labelled by evaluation path: fused-jit (the engine with the JIT-compiled "
+      "problem), fused-interp (the engine with the interpreter), interpreter (the unfused tier: the interpreter over "
+      "the whole population), builtin (--baseline), with the JIT compile times and break-even in the notes. "
+      "Object and unfused run single-threaded on the first backend's population. Rows whose (max - min) / median "
+      "exceeds 25% are flagged noisy. The peak FLOP/s (an FMA loop) is measured beside the copy bandwidth for the "
+      "roofline chart of --report; set FUSEDGA_GNUPLOT to choose the gnuplot executable. Exit status: 0 ok, 2 usage or config error, 1 runtime error.");
 
   try {
     app.parse(argc, argv);
@@ -142,7 +188,19 @@ int run(int argc, char** argv) {
     for (const auto& e : fusedga::builtin_problems()) std::cout << fmt::format("{:<36} {}\n", e.name, e.description);
     return 0;
   }
+  if (!compare_paths.empty()) {
+    if (!target_name.empty() || !report_dir.empty() || !json_path.empty())
+      throw config_error("--compare A.json B.json takes no problem, --report or --json");
+    const fusedga::saved_report a = fusedga::load_saved_report(compare_paths.at(0));
+    const fusedga::saved_report b = fusedga::load_saved_report(compare_paths.at(1));
+    std::cout << fusedga::format_comparison(a, b, fusedga::compare_reports(a, b)) << std::flush;
+    return 0;
+  }
   if (target_name.empty()) throw config_error("a built-in problem name or a config file is required (see --help, --list)");
+  if (!report_dir.empty()) {
+    fusedga::check_report_dir(report_dir);  // before minutes of measuring, not after
+    if (sizes_option->count() == 0) sizes_text = report_sizes;
+  }
 
   fusedga::bench_plan plan;
   for (const auto& s : sizes_text) plan.sizes.push_back(parse_size(s));
@@ -177,23 +235,34 @@ int run(int argc, char** argv) {
   fusedga::run_config cfg = fusedga::resolve_bench_config(target_name, sets);
   if (precision == "float") cfg.precision = fusedga::precision_kind::float32;
   if (precision == "double") cfg.precision = fusedga::precision_kind::float64;
-  const fusedga::problem_entry* entry = fusedga::find_problem(cfg.problem.builtin);
-  if (!entry) throw config_error("unknown built-in problem '" + cfg.problem.builtin + "'");
-
-  const auto target = entry->bench(cfg);
+  if (!baseline.empty() && !cfg.problem.expression) throw config_error("--baseline: only for expression problems");
   const fusedga::bench_progress progress = [quiet](const std::string& line) {
     if (!quiet) std::cerr << "ga-bench: " << line << std::endl;
   };
-  fusedga::bench_report report = fusedga::run_bench(*target, plan, progress);
+  fusedga::bench_report report = cfg.problem.expression
+                                     ? fusedga::run_expression_bench(cfg, plan, baseline, progress)
+                                     : fusedga::run_bench(*fusedga::entry_for(cfg).bench(cfg), plan, progress);
   report.problem = cfg.problem.builtin;
   report.source = cfg.source;
   report.precision = fusedga::to_string(cfg.precision);
   report.notes.insert(report.notes.begin(), notes.begin(), notes.end());
+  report.environment.libraries["CLI11"] = CLI11_VERSION;
+  const fusedga::flops_estimate flops = fusedga::estimate_flops_per_evaluation(cfg, report.dimension);
+  report.flops_per_evaluation = flops.flops;
+  report.flops_basis = flops.basis;
+  fusedga::derive_row_metrics(report);
 
   std::cout << fusedga::format_bench_table(report) << std::flush;
   if (!json_path.empty()) {
     fusedga::write_file_atomic(json_path, fusedga::bench_report_json(report).dump(2) + "\n");
     if (!quiet) std::cerr << "ga-bench: wrote " << json_path << "\n";
+  }
+  if (!report_dir.empty()) {
+    fusedga::report_options options;
+    options.command = command_line(argc, argv);
+    const fusedga::report_outcome out = fusedga::write_report_dir(report, report_dir, options);
+    for (const auto& n : out.notices) std::cerr << "ga-bench: " << n << "\n";
+    if (!quiet) std::cerr << fmt::format("ga-bench: wrote {}/ ({})\n", out.dir, fmt::join(out.files, ", "));
   }
   return 0;
 }

@@ -16,6 +16,8 @@
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
+#include "fusedga/expr/codegen.hpp"
+#include "fusedga/expr/parse.hpp"
 #include "fusedga/report/atomic_file.hpp"
 #include "fusedga/report/result_writer.hpp"
 
@@ -71,13 +73,29 @@ void print_summary(const fusedga::Result& r, const fusedga::run_info& info) {
     fmt::print("  ... ({} more genes; write them with --out)\n", r.best_genes.size() - shown);
 }
 
+/// --explain: the problem as parsed, and how it will run.
+void explain(const fusedga::run_config& cfg, bool emit_source) {
+  fmt::print("problem      {} (from {})\n", cfg.problem.builtin, cfg.source);
+  if (!cfg.problem.expression) {
+    fmt::print("a built-in problem: compiled C++ in problems/, run by the fused engine\n");
+    return;
+  }
+  const fusedga::expr::program& p = *cfg.problem.expression;
+  fmt::print("{}", fusedga::expr::describe(p));
+  const fusedga::expression_plan plan = fusedga::plan_expression(cfg);
+  fmt::print("engine       {}\n", plan.reason);
+  if (emit_source)
+    fmt::print("\n// generated C++ ({}):\n{}", fusedga::to_string(cfg.precision),
+               fusedga::expr::generate_source(p, fusedga::to_string(cfg.precision)));
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"ga-run: solve a problem with FusedGA's fused genetic algorithm"};
   std::string config_path;
   std::string backend;
   std::vector<std::string> overrides;
   std::string out_path, history_path;
-  bool quiet = false, list = false;
+  bool quiet = false, list = false, explain_only = false, emit_source = false;
   app.add_option("config", config_path, "YAML config (default: the embedded seed example 2)");
   app.add_option("--backend", backend, "serial | tbb | cuda | auto (overrides the config)")
       ->check(CLI::IsMember({"serial", "tbb", "cuda", "auto"}));
@@ -86,6 +104,10 @@ int run(int argc, char** argv) {
   app.add_option("--history", history_path, "write the per-generation history CSV here (atomically)");
   app.add_flag("--quiet,-q", quiet, "print nothing but errors");
   app.add_flag("--list", list, "list the built-in problems and exit");
+  app.add_flag("--explain", explain_only,
+               "print the parsed problem (normalized expressions, constraint forms g(x) <= 0 / h(x) = 0) and which "
+               "evaluation path runs and why, then exit");
+  app.add_flag("--emit-source", emit_source, "with --explain: also print the C++ generated for the JIT");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -99,6 +121,10 @@ int run(int argc, char** argv) {
   fusedga::run_config cfg = config_path.empty()
                                 ? fusedga::parse_config(fusedga::default_config_yaml(), "<embedded default>", overrides)
                                 : fusedga::load_config(config_path, overrides);
+  if (explain_only || emit_source) {
+    explain(cfg, emit_source);
+    return 0;
+  }
   if (!out_path.empty()) cfg.output.result = out_path;
   if (!history_path.empty()) cfg.output.history = history_path;
 
@@ -110,6 +136,9 @@ int run(int argc, char** argv) {
   fusedga::run_hooks hooks;
   hooks.on_generation = [&](const fusedga::generation_stats& s) { progress.update(s); };
   hooks.interrupt = &g_interrupted;
+  hooks.on_notice = [quiet](const std::string& notice) {
+    if (!quiet) fmt::print(stderr, "{}\n", notice);
+  };
   std::signal(SIGINT, on_sigint);
   int threads = 1;
   const fusedga::Result result = fusedga::run(cfg, hooks, &threads);

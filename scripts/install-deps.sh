@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages FusedGA builds with (Debian 12). Skips apt when all are present.
+# Installs the Debian packages FusedGA builds with (Debian 12), and gnuplot for
+# ga-bench --report plots. Skips apt when all are present.
 set -euo pipefail
 pkgs=(build-essential cmake ccache libtbb-dev libyaml-cpp-dev catch2 libcli11-dev libfmt-dev
-      nlohmann-json3-dev librandom123-dev)
+      nlohmann-json3-dev librandom123-dev libssl-dev
+      gnuplot-nox)  # gnuplot-nox: ga-bench --report plots (optional: reports work without it, with a notice)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

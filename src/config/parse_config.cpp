@@ -14,6 +14,7 @@
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
 #include "fusedga/engine/validate.hpp"
+#include "fusedga/expr/parse.hpp"
 
 namespace fusedga {
 
@@ -25,8 +26,9 @@ using detail::yaml_map;
 
 const std::vector<std::string> top_level_keys = {"problem", "ga", "stop", "backend", "precision", "threads", "output"};
 const std::vector<std::string> builtin_problem_keys = {"builtin", "params"};
-const std::vector<std::string> expression_problem_keys = {"sense", "variables", "constants", "objective",
-                                                          "constraints"};
+const std::vector<std::string> expression_problem_keys = {"name",      "sense",     "variables", "constants",
+                                                          "objective", "constraints", "engine"};
+const std::vector<std::string> vector_variable_keys = {"size", "bounds"};
 const std::vector<std::string> ga_keys = {"population", "generations", "seed",    "selection",
                                           "crossover",  "mutation",    "elitism", "constraint_handling"};
 const std::vector<std::string> selection_keys = {"type", "size"};
@@ -101,10 +103,121 @@ void read_problem_params(const std::optional<located>& section, const problem_en
           *value, spec.integer ? detail::integer_in(spec.min, spec.max) : detail::number_in(spec.min, spec.max));
 }
 
-/// `problem:` — a built-in problem by registry name, and its parameters. Returns the registry entry.
-const problem_entry& read_problem(const std::optional<located>& section, const located& root, problem_config& out) {
+/// Where the text of scalar `v` starts, 1-based (a quoted scalar's text starts after its quote).
+expr::location text_location(const located& v) {
+  const bool quoted = v.node().Tag() == "!";
+  return {v.mark().line + 1, v.mark().column + 1 + (quoted ? 1 : 0)};
+}
+
+expr::source_text read_expression_text(const located& v, const std::string& what) {
+  return {detail::read_string(v, what), v.path(), text_location(v)};
+}
+
+/// `[lo, hi]` with finite lo <= hi.
+std::pair<double, double> read_bound_pair(const located& v) {
+  const std::string expect = "bounds [lower, upper] with finite lower <= upper";
+  if (!v.node().IsSequence() || v.node().size() != 2) v.expected(expect);
+  const located lo(v.node()[0], v.path() + "[0]", v.node()[0].Mark(), v.source());
+  const located hi(v.node()[1], v.path() + "[1]", v.node()[1].Mark(), v.source());
+  const double l = detail::read_number(lo, detail::any_number(), "a finite number");
+  const double h = detail::read_number(hi, detail::any_number(), "a finite number");
+  if (l > h) v.fail("expected " + expect + ", got lower " + detail::number_text(l) + " > upper " + detail::number_text(h));
+  return {l, h};
+}
+
+/// `problem.variables:` — `x: [lo, hi]` (a scalar) or `x: {size: n, bounds: [lo, hi]}` (a vector; bounds may
+/// also be a list of n pairs, one per element).
+std::vector<expr::variable_decl> read_variables(const located& section) {
+  const yaml_map vars(section, {"NAME: [lower, upper]", "NAME: {size: n, bounds: [lower, upper]}"});
+  if (vars.keys().empty()) section.expected("a map of variables (NAME: [lower, upper] or NAME: {size: n, bounds: [lower, upper]})");
+  std::vector<expr::variable_decl> out;
+  for (const std::string& name : vars.keys()) {
+    const located v = *vars.get(name);
+    expr::variable_decl d;
+    d.name = name;
+    d.key_path = v.path();
+    d.where = {v.mark().line + 1, v.mark().column + 1};
+    if (v.node().IsMap()) {
+      const yaml_map m(v, vector_variable_keys);
+      m.check_keys(vector_variable_keys);
+      const auto size = m.get("size");
+      const auto bounds = m.get("bounds");
+      if (!size || !bounds) v.expected("a vector variable {size: n, bounds: [lower, upper]}");
+      d.vector = true;
+      d.size = static_cast<int>(detail::read_int(*size, detail::integer_in(1, 1 << 20)));
+      const YAML::Node& b = bounds->node();
+      if (b.IsSequence() && b.size() > 0 && b[0].IsSequence()) {  // one pair per element
+        if (static_cast<int>(b.size()) != d.size)
+          bounds->expected("a list of " + std::to_string(d.size) + " [lower, upper] pairs (one per element)");
+        for (std::size_t k = 0; k < b.size(); ++k) {
+          const auto [lo, hi] = read_bound_pair(located(b[k], bounds->path() + "[" + std::to_string(k) + "]", b[k].Mark(), v.source()));
+          d.lower.push_back(lo);
+          d.upper.push_back(hi);
+        }
+      } else {
+        const auto [lo, hi] = read_bound_pair(*bounds);
+        d.lower.assign(static_cast<std::size_t>(d.size), lo);
+        d.upper.assign(static_cast<std::size_t>(d.size), hi);
+      }
+    } else {
+      const auto [lo, hi] = read_bound_pair(v);
+      d.lower = {lo};
+      d.upper = {hi};
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+/// An expression problem: parsed and checked into `out.expression` (expr/parse.hpp).
+void read_expression_problem(const yaml_map& problem, problem_config& out) {
+  problem.check_keys(expression_problem_keys);
+  const auto objective = problem.get("objective");
+  const auto variables = problem.get("variables");
+  if (!objective || !variables)
+    problem.self().fail(std::string("expected ") + (variables ? "objective:" : objective ? "variables:" : "variables: and objective:") +
+                        " for an expression problem (or builtin: NAME for a built-in problem)");
+  expr::problem_source src;
+  src.file = problem.self().source().file();
+  if (const auto sense = problem.get("sense"))
+    src.sense = detail::read_enum(*sense, choice_list<Sense>{{"minimize", Sense::minimize}, {"maximize", Sense::maximize}});
+  src.variables = read_variables(*variables);
+  if (const auto constants = problem.get("constants")) {
+    const yaml_map m(*constants, {"NAME: number"});
+    for (const std::string& name : m.keys()) {
+      const located c = *m.get(name);
+      src.constants.push_back({name, detail::read_number(c, detail::any_number(), "a finite number"), c.path(),
+                               {c.mark().line + 1, c.mark().column + 1}});
+    }
+  }
+  src.objective = read_expression_text(*objective, "an expression");
+  if (const auto constraints = problem.get("constraints"); constraints && !constraints->is_null()) {
+    if (!constraints->node().IsSequence()) constraints->expected("a list of constraints such as \"x + y <= 3\"");
+    for (std::size_t k = 0; k < constraints->node().size(); ++k) {
+      const YAML::Node item = constraints->node()[k];
+      const located c(item, constraints->path() + "[" + std::to_string(k) + "]", item.Mark(), constraints->source());
+      src.constraints.push_back(read_expression_text(c, "a constraint such as \"x + y <= 3\""));
+    }
+  }
+  if (const auto engine = problem.get("engine"))
+    out.engine = detail::read_enum(*engine, by_name(std::vector{expression_engine::automatic, expression_engine::jit,
+                                                               expression_engine::interpreter}));
+  if (const auto name = problem.get("name")) {
+    out.builtin = detail::read_string(*name, "a problem name");
+  } else {
+    const std::filesystem::path file(src.file);
+    out.builtin = file.has_stem() && src.file.front() != '<' ? file.stem().string() : "expression";
+  }
+  out.expression = std::make_shared<const expr::program>(expr::parse_program(src));
+}
+
+/// `problem:` — a built-in problem by registry name and its parameters, or an
+/// expression problem. Returns the entry (for an expression problem, one with
+/// its name and real genes; the registry binds its hooks later).
+problem_entry read_problem(const std::optional<located>& section, const located& root, problem_config& out) {
   const std::vector<std::string> names = problem_names();
-  const std::string missing_builtin = "expected a map with builtin: NAME, NAME one of (" + detail::join(names) + ")";
+  const std::string missing_builtin = "expected a map with builtin: NAME (NAME one of (" + detail::join(names) +
+                                      ")) or an expression problem (variables:, objective:, ...)";
   if (!section) root.source().fail("problem", root.mark(), missing_builtin + ", got nothing");
 
   std::vector<std::string> all_keys = builtin_problem_keys;
@@ -112,13 +225,12 @@ const problem_entry& read_problem(const std::optional<located>& section, const l
   const yaml_map problem(*section, all_keys);
   const std::optional<located> builtin = problem.get("builtin");
   if (!builtin) {
-    problem.check_keys(all_keys);
-    for (const auto& key : problem.keys())
-      if (std::find(expression_problem_keys.begin(), expression_problem_keys.end(), key) !=
-          expression_problem_keys.end())
-        problem.self().fail(
-            "expression problems are not supported yet; use problem.builtin (one of: " + detail::join(names) + ")");
-    problem.self().fail(missing_builtin + ", got " + (section->is_null() ? "nothing" : "no builtin key"));
+    if (section->is_null() || problem.keys().empty()) problem.self().fail(missing_builtin + ", got nothing");
+    problem.check_keys(all_keys);  // a misspelt builtin: gets its "did you mean" here
+    read_expression_problem(problem, out);
+    problem_entry entry;
+    entry.name = out.builtin;
+    return entry;
   }
   problem.check_keys(builtin_problem_keys);
 
@@ -271,7 +383,7 @@ run_config parse_config(const std::string& text, const std::string& source_name,
 
   run_config cfg;
   cfg.source = source_name;
-  const problem_entry& problem = read_problem(sections.get("problem"), top, cfg.problem);
+  const problem_entry problem = read_problem(sections.get("problem"), top, cfg.problem);
   read_ga(sections.get("ga"), problem, cfg.ga);
   if (const auto stop = sections.get("stop")) read_stop(*stop, cfg.ga.stop);
   if (const auto backend = sections.get("backend"))

@@ -76,4 +76,7 @@ void register_seed(std::vector<problem_entry>& out);
 void register_engineering(std::vector<problem_entry>& out);
 void register_classic(std::vector<problem_entry>& out);
 
+/// The entry of an expression problem (`cfg.problem.expression` set); src/registry/expression.cpp.
+problem_entry make_expression_entry(const run_config& cfg);
+
 }  // namespace fusedga::detail

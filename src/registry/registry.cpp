@@ -37,13 +37,19 @@ backend_kind resolve_backend(backend_kind requested, std::string* notice) {
   return requested;
 }
 
-Result run(const run_config& cfg, const run_hooks& hooks, int* threads_used) {
+problem_entry entry_for(const run_config& cfg) {
+  if (cfg.problem.expression) return detail::make_expression_entry(cfg);
   const problem_entry* entry = find_problem(cfg.problem.builtin);
   if (!entry) throw config_error("problem.builtin: unknown problem '" + cfg.problem.builtin + "'");
+  return *entry;
+}
+
+Result run(const run_config& cfg, const run_hooks& hooks, int* threads_used) {
+  const problem_entry entry = entry_for(cfg);
   run_config resolved = cfg;
   resolved.backend = resolve_backend(cfg.backend, nullptr);
   int threads = 0;
-  Result r = entry->run(resolved, hooks, threads);
+  Result r = entry.run(resolved, hooks, threads);
   if (threads_used) *threads_used = threads;
   return r;
 }

@@ -1,11 +1,16 @@
 #include "fusedga/report/bench_environment.hpp"
 
+#include <gnu/libc-version.h>
 #include <sched.h>
 
 #include <ctime>
 #include <fstream>
 #include <sstream>
 #include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <tbb/version.h>
 
 #include "fusedga/core/macros.hpp"
 
@@ -32,6 +37,38 @@ unsigned long long available_memory_bytes() {
   while (in >> key >> kib >> unit)
     if (key == "MemAvailable:") return kib * 1024ull;
   return 0;
+}
+
+unsigned long long total_memory_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  unsigned long long kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit)
+    if (key == "MemTotal:") return kib * 1024ull;
+  return 0;
+}
+
+std::string build_simd_level() {
+  // What this translation unit was compiled for: the runtime library shares the
+  // apps' flags (fusedga_build_flags, -march=native by default).
+#if defined(__AVX512F__)
+  return "AVX-512F (+AVX2, FMA)";
+#elif defined(__AVX2__) && defined(__FMA__)
+  return "AVX2 + FMA";
+#elif defined(__AVX2__)
+  return "AVX2";
+#elif defined(__AVX__)
+  return "AVX";
+#elif defined(__SSE4_2__)
+  return "SSE4.2";
+#elif defined(__SSE2__)
+  return "SSE2";
+#elif defined(__ARM_NEON)
+  return "NEON";
+#else
+  return "none (scalar)";
+#endif
 }
 
 namespace {
@@ -71,6 +108,21 @@ bench_environment probe_environment() {
   env.compiler = compiler_string();
   env.date_utc = utc_now();
   env.fusedga_version = FUSEDGA_VERSION_STRING;
+  env.simd_level = build_simd_level();
+  env.memory_bytes = total_memory_bytes();
+  // The CUDA backend is not part of this build (DESIGN.md, "Backends and the GPU").
+  env.gpu = "none: no GPU backend in this build";
+#ifdef FUSEDGA_BUILD_FLAGS
+  env.compiler_flags = FUSEDGA_BUILD_FLAGS;
+#else
+  env.compiler_flags = "unknown";
+#endif
+  env.libraries["FusedGA"] = FUSEDGA_VERSION_STRING;
+  env.libraries["oneTBB"] = TBB_runtime_version();
+  env.libraries["fmt"] = fmt::format("{}.{}.{}", FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100);
+  env.libraries["nlohmann_json"] = fmt::format("{}.{}.{}", NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR,
+                                               NLOHMANN_JSON_VERSION_PATCH);
+  env.libraries["glibc"] = gnu_get_libc_version();
   return env;
 }
 

@@ -10,6 +10,7 @@
 #include "fusedga/report/bench_environment.hpp"
 #include "fusedga/report/bench_stats.hpp"
 #include "fusedga/report/bytes_model.hpp"
+#include "fusedga/report/roofline_peak.hpp"
 #include "fusedga/report/stream_copy.hpp"
 
 namespace fusedga {
@@ -73,6 +74,9 @@ class runner {
     report_.fitness_bytes = layout_.fitness_bytes;
     report_.key_bytes = layout_.key_bytes;
     report_.environment = probe_environment();
+    report_.warmup = plan_.repeats.warmup;
+    report_.min_repeats = plan_.repeats.min_repeats;
+    report_.min_time_s = plan_.repeats.min_time_s;
     measure_copy_bandwidths();
     memory_limit_ = plan_.memory_limit_bytes ? plan_.memory_limit_bytes : available_memory_bytes() / 10 * 9;
     if (!contains(plan_.workloads, bench_workload::eval) &&
@@ -100,6 +104,7 @@ class runner {
             (contains(plan_.tiers, bench_tier::unfused) && target_.has_unfused()));
   }
 
+  /// Copy bandwidth and peak FLOP/s at every thread count used (kept: the best of all probes).
   void measure_copy_bandwidths() {
     std::set<int> threads;
     if (baseline_tiers_wanted()) threads.insert(1);
@@ -112,6 +117,12 @@ class runner {
       best = std::max(best, c.gb_per_s);
       report_.environment.copy_array_bytes = c.array_bytes;
       say(fmt::format("  {:.1f} GB/s", c.gb_per_s));
+      if (plan_.peak_trials > 0) {  // the roofline's flat roof, in the fitness precision
+        const peak_flops p = measure_peak_flops(t, layout_.fitness_bytes == 4, plan_.peak_trials);
+        double& peak = report_.environment.peak_gflop_per_s[t];
+        peak = std::max(peak, p.gflop_per_s);
+        say(fmt::format("  peak {:.1f} GFLOP/s ({})", p.gflop_per_s, p.kernel));
+      }
     }
   }
 
@@ -212,6 +223,8 @@ class runner {
     row.median_ms = s.median_s * 1e3;
     row.min_ms = s.min_s * 1e3;
     row.max_ms = s.max_s * 1e3;
+    row.p10_ms = s.p10_s * 1e3;
+    row.p90_ms = s.p90_s * 1e3;
     row.individuals_per_s = s.median_s > 0 ? static_cast<double>(n) / s.median_s : 0;
     const traffic t = workload == bench_workload::eval
                           ? evaluation_traffic(layout_, n)

@@ -6,23 +6,26 @@
 
 namespace fusedga {
 
+namespace {
+/// The q-quantile of sorted samples, linear between the order statistics around q·(n − 1).
+double quantile(const std::vector<double>& sorted, double q) {
+  const double pos = q * static_cast<double>(sorted.size() - 1);
+  const std::size_t i = static_cast<std::size_t>(pos);
+  if (i + 1 >= sorted.size()) return sorted.back();
+  return sorted[i] + (pos - static_cast<double>(i)) * (sorted[i + 1] - sorted[i]);
+}
+}  // namespace
+
 timing_summary summarize_times(std::vector<double> seconds) {
   if (seconds.empty()) throw error("summarize_times: no samples");
+  std::sort(seconds.begin(), seconds.end());
   timing_summary s;
   s.count = seconds.size();
-  const auto [lo, hi] = std::minmax_element(seconds.begin(), seconds.end());
-  s.min_s = *lo;
-  s.max_s = *hi;
-  const std::size_t mid = seconds.size() / 2;
-  std::nth_element(seconds.begin(), seconds.begin() + static_cast<std::ptrdiff_t>(mid), seconds.end());
-  const double upper = seconds[mid];
-  if (seconds.size() % 2 == 1) {
-    s.median_s = upper;
-  } else {
-    // The lower middle is the largest element left of the partition point.
-    const double lower = *std::max_element(seconds.begin(), seconds.begin() + static_cast<std::ptrdiff_t>(mid));
-    s.median_s = 0.5 * (lower + upper);
-  }
+  s.min_s = seconds.front();
+  s.max_s = seconds.back();
+  s.median_s = quantile(seconds, 0.5);  // the middle sample, or the mean of the two middle ones
+  s.p10_s = quantile(seconds, 0.1);
+  s.p90_s = quantile(seconds, 0.9);
   return s;
 }
 

@@ -58,18 +58,26 @@ std::string format_bench_table(const bench_report& r) {
       "copy bandwidth (STREAM copy, 2 x {} MiB arrays, best trial before and after the timings, read + write "
       "counted): {}; %copy uses the best at up to the row's thread count\n",
       env.copy_array_bytes >> 20, copy.empty() ? "not measured" : copy);
+  if (!env.peak_gflop_per_s.empty()) {
+    std::string peak;
+    for (const auto& [threads, gfs] : env.peak_gflop_per_s)
+      peak += fmt::format("{}{} thread{} {:.1f} GFLOP/s", peak.empty() ? "" : ", ", threads, threads == 1 ? "" : "s", gfs);
+    out += fmt::format("peak arithmetic (FMA loop, {}): {}\n", r.precision, peak);
+  }
   out += wrap(bytes_model_text(), 110, "");
-  out += "times are per call: median (min, max) over the repeats after one warm-up call\n\n";
+  out += fmt::format("times are per call: median (min, max) over the repeats after one warm-up call; * = noisy, "
+                     "(p90 - p10) / median above {:.0f}%\n\n",
+                     100 * noisy_spread_limit);
 
-  out += fmt::format("{:<8} {:<10} {:<7} {:>3} {:>10} {:>11} {:>10} {:>10} {:>10} {:>7} {:>6} {:>9} {:>9}\n", "tier",
+  out += fmt::format("{:<12} {:<10} {:<7} {:>3} {:>10} {:>11} {:>10} {:>10} {:>10} {:>7} {:>6} {:>9} {:>9}\n", "tier",
                      "workload", "backend", "thr", "N", "median ms", "min ms", "max ms", "M ind/s", "GB/s", "%copy",
                      "vs object", "vs unfused");
   std::size_t last_n = 0;
   for (const auto& row : r.rows) {
     if (last_n != 0 && row.population != last_n) out += "\n";
     last_n = row.population;
-    out += fmt::format("{:<8} {:<10} {:<7} {:>3} {:>10} {:>11} {:>10} {:>10} {:>10.3f} {:>7.2f} {:>5.1f}% {:>9} {:>9}\n",
-                       row.tier, row.workload, row.backend, row.threads, row.population, ms(row.median_ms),
+    out += fmt::format("{:<12} {:<10} {:<7} {:>3} {:>10} {:>11} {:>10} {:>10} {:>10.3f} {:>7.2f} {:>5.1f}% {:>9} {:>9}\n",
+                       row.tier, row.workload, row.backend, row.threads, row.population, ms(row.median_ms) + (row.noisy ? "*" : ""),
                        ms(row.min_ms), ms(row.max_ms), row.individuals_per_s / 1e6, row.gb_per_s,
                        100 * row.copy_fraction, speedup(row.speedup_vs_object), speedup(row.speedup_vs_unfused));
   }

@@ -44,8 +44,9 @@ struct scratch_dir {
   void write(const std::string& name, const std::string& text) const { std::ofstream(path / name) << text; }
 };
 
-outcome ga_run(const scratch_dir& dir, const std::string& args) {
-  const std::string cmd = std::string(FUSEDGA_GA_RUN) + " " + args + " > " + (dir / "stdout").string() + " 2> " +
+/// Runs ga-run with `args`; `env` (e.g. "XDG_CACHE_HOME=/tmp/x") is put before the command.
+outcome ga_run(const scratch_dir& dir, const std::string& args, const std::string& env = "") {
+  const std::string cmd = env + " " + std::string(FUSEDGA_GA_RUN) + " " + args + " > " + (dir / "stdout").string() + " 2> " +
                           (dir / "stderr").string();
   const int status = std::system(cmd.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "stdout"), slurp(dir / "stderr")};
@@ -155,9 +156,51 @@ TEST_CASE("every config in configs/ is accepted by ga-run", "[ga-run][configs]")
     ++n;
     INFO(e.path());
     // Parse and run one short generation each; the optima are checked by the problem tests.
-    const outcome r = ga_run(dir, e.path().string() + " --quiet --set ga.generations=1");
+    const outcome r = ga_run(dir, e.path().string() + " --quiet --set ga.generations=1",
+                             "XDG_CACHE_HOME=" + dir.path.string());  // expression configs: a private JIT cache
     CHECK(r.exit_code == 0);
     CHECK(r.err.empty());
   }
-  CHECK(n >= 12);
+  CHECK(n >= 20);
+}
+
+TEST_CASE("ga-run solves the expression version of seed example 2 on every evaluation path", "[ga-run][expression]") {
+  scratch_dir dir;
+  const std::string config = std::string(FUSEDGA_SOURCE_DIR) + "/configs/expr-seed-constrained-quadratic.yaml";
+  for (const char* engine : {"interpreter", "jit"}) {
+    INFO(engine);
+    // a private JIT cache per test
+    const outcome r = ga_run(dir, "--quiet " + config + " --set problem.engine=" + engine + " --out " + (dir / "r.json").string(),
+                             "XDG_CACHE_HOME=" + dir.path.string());
+    REQUIRE(r.exit_code == 0);
+    const auto j = nlohmann::json::parse(slurp(dir / "r.json"));
+    CHECK(j["problem"] == "expr/constrained-quadratic");
+    CHECK(j["best"]["feasible"] == true);
+    CHECK(j["best"]["objective"].get<double>() == Approx(263.17395).epsilon(1e-4));
+    CHECK(j["best"]["genes"]["y"].get<double>() == Approx(7).epsilon(1e-4));
+  }
+}
+
+TEST_CASE("ga-run --explain shows the normalized problem and the evaluation path", "[ga-run][expression]") {
+  scratch_dir dir;
+  const std::string config = std::string(FUSEDGA_SOURCE_DIR) + "/configs/expr-seed-constrained-quadratic.yaml";
+  const outcome r = ga_run(dir, config + " --explain --set problem.engine=interpreter");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("expr/constrained-quadratic"));
+  CHECK_THAT(r.out, Catch::Contains("<= 0"));  // constraints in the normalized form g(x) <= 0
+  CHECK_THAT(r.out, Catch::Contains("engine       interpreter (requested)"));
+  const outcome s = ga_run(dir, config + " --explain --emit-source", "XDG_CACHE_HOME=" + dir.path.string());
+  REQUIRE(s.exit_code == 0);
+  CHECK_THAT(s.out, Catch::Contains("// generated C++ (double):"));
+  CHECK_THAT(s.out, Catch::Contains("FUSEDGA_JIT_EXPORT"));
+}
+
+TEST_CASE("ga-run: a malformed expression is a located config error (exit 2)", "[ga-run][expression]") {
+  scratch_dir dir;
+  dir.write("bad.yaml", "problem:\n  variables: {x: [0, 1]}\n  objective: \"x + (\"\n");
+  const outcome r = ga_run(dir, (dir / "bad.yaml").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::StartsWith("ga-run: " + (dir / "bad.yaml").string() + ":3:"));
+  CHECK_THAT(r.err, Catch::Contains("problem.objective"));
+  CHECK(r.out.empty());
 }

@@ -236,14 +236,18 @@ TEST_CASE("error: unknown problem name lists the registered ones", "[config][err
             "), got no-such/problem");
 }
 
-TEST_CASE("error: missing problem, or an expression problem", "[config][errors]") {
-  const std::string missing =
-      "problem: expected a map with builtin: NAME, NAME one of (" + registered_names() + "), got nothing";
+TEST_CASE("error: missing problem, or an incomplete expression problem", "[config][errors]") {
+  const std::string missing = "problem: expected a map with builtin: NAME (NAME one of (" + registered_names() +
+                              ")) or an expression problem (variables:, objective:, ...), got nothing";
   CHECK(error_of("ga: {}\n") == "run.yaml:1:1: " + missing);
   CHECK(error_of("threads: 2\nproblem:\n") == "run.yaml:2:1: " + missing);
   CHECK(error_of("problem:\n  objective: x + y\n") ==
-        "run.yaml:2:3: problem: expression problems are not supported yet; use problem.builtin (one of: " +
-            registered_names() + ")");
+        "run.yaml:2:3: problem: expected variables: for an expression problem (or builtin: NAME for a built-in problem)");
+  CHECK(error_of("problem:\n  variables: {x: [0, 1]}\n") ==
+        "run.yaml:2:3: problem: expected objective: for an expression problem (or builtin: NAME for a built-in problem)");
+  CHECK(error_of("problem:\n  builtn: seed/gene-sum\n")
+            .find("run.yaml:2:3: problem.builtn: unknown key, expected one of (builtin, params, name, sense, variables, "
+                  "constants, objective, constraints, engine); did you mean builtin?") != std::string::npos);
 }
 
 TEST_CASE("error: unknown operator name", "[config][errors]") {

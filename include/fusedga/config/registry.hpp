@@ -26,10 +26,12 @@ struct param_spec {
   std::string help;
 };
 
-/// Host-side hooks for a run (progress, interruption).
+/// Host-side hooks for a run (progress, interruption, one-line notices).
 struct run_hooks {
   std::function<void(const generation_stats&)> on_generation;
   const std::atomic<bool>* interrupt = nullptr;
+  /// One-line notices, e.g. "problem.engine auto: no C++ compiler (...); using the interpreter".
+  std::function<void(const std::string&)> on_notice;
 };
 
 /// A registered built-in problem.
@@ -43,6 +45,27 @@ struct problem_entry {
   /// Creates a benchmark target (report/bench_target.hpp) for `cfg`.
   std::function<std::unique_ptr<bench_target>(const run_config& cfg)> bench;
 };
+
+/// How an expression problem will be evaluated, and why (ga-run --explain).
+struct expression_plan {
+  expression_engine engine = expression_engine::interpreter;  ///< jit or interpreter, never automatic
+  std::string reason;                                           ///< e.g. "auto: C++ compiler found (g++ ...)"
+};
+
+/**
+ * Resolves `cfg.problem.engine` for an expression problem: `auto` becomes
+ * jit when a C++ compiler is usable, else interpreter.
+ * @throws config_error when `jit` is requested and no compiler is usable.
+ */
+expression_plan plan_expression(const run_config& cfg);
+
+/**
+ * The entry that runs `cfg`: the built-in named by `cfg.problem.builtin`, or
+ * for an expression problem an entry bound to its program (its `run` and
+ * `bench` JIT-compile or interpret it as `plan_expression` says).
+ * @throws config_error for an unknown built-in problem.
+ */
+problem_entry entry_for(const run_config& cfg);
 
 /// All built-in problems, sorted by name.
 const std::vector<problem_entry>& builtin_problems();

@@ -3,6 +3,7 @@
 /// The typed form of a `ga-run` YAML file (DESIGN.md, "YAML config").
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,10 @@
 #include "fusedga/engine/options.hpp"
 
 namespace fusedga {
+
+namespace expr {
+struct program;  // expr/ast.hpp
+}
 
 /// Which backend runs the passes. `automatic` = CUDA when built and a GPU is present, else TBB.
 enum class backend_kind { serial, tbb, cuda, automatic };
@@ -29,10 +34,30 @@ inline const char* to_string(backend_kind b) {
 /// "float" or "double".
 inline const char* to_string(precision_kind p) { return p == precision_kind::float32 ? "float" : "double"; }
 
-/// `problem:` — a built-in problem by registry name and its numeric parameters.
+/// How an expression problem is evaluated (`problem.engine`).
+enum class expression_engine {
+  automatic,    ///< the CPU JIT when a C++ compiler is usable, else the interpreter (with a notice)
+  jit,          ///< the CPU JIT; an error when no compiler is usable
+  interpreter,  ///< the node-by-node interpreter
+};
+
+/// "auto", "jit" or "interpreter".
+inline const char* to_string(expression_engine e) {
+  switch (e) {
+    case expression_engine::automatic: return "auto";
+    case expression_engine::jit: return "jit";
+    case expression_engine::interpreter: return "interpreter";
+  }
+  return "?";
+}
+
+/// `problem:` — a built-in problem by registry name and its numeric
+/// parameters, or an expression problem (variables, objective, constraints).
 struct problem_config {
-  std::string builtin;                   ///< registry name, e.g. "seed/constrained-quadratic"
+  std::string builtin;                   ///< registry name, e.g. "seed/constrained-quadratic"; for expression problems their name
   std::map<std::string, double> params;  ///< validated against the problem's parameter specs; defaults filled in
+  std::shared_ptr<const expr::program> expression;  ///< the parsed expression problem; null for built-ins
+  expression_engine engine = expression_engine::automatic;
 };
 
 /// `output:` — files written atomically after the run; empty = not written.

@@ -15,8 +15,14 @@
 ///  - `int equality_count() const;` + `equalities(x, h)`, `|h_j(x)| <= eps` satisfied [none]
 ///  - `std::vector<std::string> variable_names() const;` one per gene               [x[0], x[1], ...]
 ///  - `using fitness_type = float | double;` objective/violation storage            [float for float genes, else double]
+///  - `void evaluate_batch(const gene_type* x, std::ptrdiff_t lane_stride, std::ptrdiff_t gene_stride, int count,
+///     fitness_type eps, fitness_type* objective, fitness_type* violation) const;`
+///    host-only problems (expression problems) that evaluate a whole tile per call:
+///    gene j of individual l at x[l·lane_stride + j·gene_stride]; then objective(),
+///    inequalities() and equalities() are not called by the engine           [per-individual evaluation]
 /// Problems are copied by value into kernels: keep them small and trivially copyable.
 
+#include <cstddef>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -48,6 +54,11 @@ template <class P, class = void>
 struct has_variable_names : std::false_type {};
 template <class P>
 struct has_variable_names<P, void_t<decltype(std::declval<const P&>().variable_names())>> : std::true_type {};
+
+template <class P, class = void>
+struct has_batch_evaluation : std::false_type {};
+template <class P>
+struct has_batch_evaluation<P, void_t<decltype(&P::evaluate_batch)>> : std::true_type {};
 
 template <class P, class = void>
 struct fitness_of {

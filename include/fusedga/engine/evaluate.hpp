@@ -3,6 +3,7 @@
 /// Fused evaluation: objective, every constraint and the total violation of
 /// one individual in one pass, then its rank key. No temporaries.
 
+#include <cstddef>
 #include <type_traits>
 
 #include "fusedga/core/constraint_sink.hpp"
@@ -34,6 +35,21 @@ FUSEDGA_HD inline void evaluate_one(const kernel_params<Problem>& kp, const gene
   objective = obj;
   violation = v;
   key = make_rank_key(obj, v, sense_of<Problem>(), kp.rule, kp.penalty_weight);
+}
+
+/**
+ * Batch form for problems with `evaluate_batch` (problem_traits.hpp): the
+ * problem writes objective and violation of `count` individuals, gene j of
+ * individual l at genes[l·lane_stride + j·gene_stride]; the rank keys are
+ * formed here exactly as in evaluate_one. Host only.
+ */
+template <class Problem>
+inline void evaluate_batch(const kernel_params<Problem>& kp, const gene_t<Problem>* genes, std::ptrdiff_t lane_stride,
+                           std::ptrdiff_t gene_stride, int count, fitness_t<Problem>* objective,
+                           fitness_t<Problem>* violation, rank_key_t<fitness_t<Problem>>* key) {
+  kp.problem.evaluate_batch(genes, lane_stride, gene_stride, count, kp.equality_tolerance, objective, violation);
+  for (int l = 0; l < count; ++l)
+    key[l] = make_rank_key(objective[l], violation[l], sense_of<Problem>(), kp.rule, kp.penalty_weight);
 }
 
 }  // namespace fusedga::detail

@@ -53,7 +53,9 @@ inline void evaluate_slots(const kernel_params<Problem>& kp, const population_vi
                            rank_key_t<fitness_t<Problem>>* key) {
   using G = gene_t<Problem>;
   const int d = kp.dimension;
-  if (staged_layout<G>(d) && end - begin == kTileSlots) {
+  if constexpr (has_batch_evaluation<Problem>::value) {
+    evaluate_batch(kp, pop.row(begin), d, 1, static_cast<int>(end - begin), obj, vio, key);
+  } else if (staged_layout<G>(d) && end - begin == kTileSlots) {
     constexpr int L = static_cast<int>(kTileSlots);
     alignas(64) G x[kStagedGenes * L];
     const G* FUSEDGA_RESTRICT rows = pop.row(begin);
@@ -179,9 +181,22 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
     using K = rank_key_t<F>;
     F obj[2 * P], vio[2 * P];
     K key[2 * P];
-    for (int l = 0; l < P; ++l) {
-      evaluate_one<P>(kp, c1 + l, obj[2 * l], vio[2 * l], key[2 * l]);
-      evaluate_one<P>(kp, c2 + l, obj[2 * l + 1], vio[2 * l + 1], key[2 * l + 1]);
+    if constexpr (has_batch_evaluation<Problem>::value) {
+      F o[2][P], v[2][P];
+      K k[2][P];
+      evaluate_batch(kp, c1, 1, P, P, o[0], v[0], k[0]);
+      evaluate_batch(kp, c2, 1, P, P, o[1], v[1], k[1]);
+      for (int l = 0; l < P; ++l)
+        for (int c = 0; c < 2; ++c) {
+          obj[2 * l + c] = o[c][l];
+          vio[2 * l + c] = v[c][l];
+          key[2 * l + c] = k[c][l];
+        }
+    } else {
+      for (int l = 0; l < P; ++l) {
+        evaluate_one<P>(kp, c1 + l, obj[2 * l], vio[2 * l], key[2 * l]);
+        evaluate_one<P>(kp, c2 + l, obj[2 * l + 1], vio[2 * l + 1], key[2 * l + 1]);
+      }
     }
     // The tile's children are consecutive slots [first_slot, end_slot):
     // child 2l comes from c1 lane l, child 2l+1 from c2 lane l.
@@ -216,9 +231,14 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
       std::memcpy(r2, src.row(p2[l]), sizeof(G) * d);
       pair_plan<1> one{{p1[l]}, {p2[l]}, {plan.crosses[l]}, {plan.cut_lo[l]}, {plan.cut_hi[l]}};
       vary<1>(kp, pr, generation, one, r1, r2);
-      evaluate_one<1>(kp, r1, dst.objective[s], dst.violation[s], dst.rank_key[s]);
-      evaluate_one<1>(kp, r2, dst.objective[s + 1], dst.violation[s + 1], dst.rank_key[s + 1]);
+      if constexpr (!has_batch_evaluation<Problem>::value) {
+        evaluate_one<1>(kp, r1, dst.objective[s], dst.violation[s], dst.rank_key[s]);
+        evaluate_one<1>(kp, r2, dst.objective[s + 1], dst.violation[s + 1], dst.rank_key[s + 1]);
+      }
     }
+    if constexpr (has_batch_evaluation<Problem>::value)  // the tile's child rows are consecutive
+      evaluate_batch(kp, dst.row(first_slot), d, 1, static_cast<int>(end_slot - first_slot), dst.objective + first_slot,
+                     dst.violation + first_slot, dst.rank_key + first_slot);
     summarize(dst.objective + first_slot, dst.violation + first_slot, dst.rank_key + first_slot,
               end_slot - first_slot, first_slot, out.totals[t], out.best + t * out.capacity, out.capacity);
   }

@@ -55,20 +55,23 @@ struct bench_plan {
   std::uint64_t memory_limit_bytes = 0;
   std::size_t copy_array_bytes = 0;  ///< per array of the copy probe; 0 = default_stream_array_bytes()
   int copy_trials = 5;               ///< best of this many copy trials, >= 1
+  int peak_trials = 5;               ///< best of this many peak-FLOP/s trials (about 10 ms each); 0 = not measured
 };
 
 /// Receives one line per step (preparing, timing, results); may be empty.
 using bench_progress = std::function<void(const std::string&)>;
 
 /**
- * Runs `plan` on `target`: measures the copy bandwidth at every thread count
- * used, then for each N (sizes that do not fit in memory are skipped with a
+ * Runs `plan` on `target`: measures the copy bandwidth and the peak FLOP/s
+ * (roofline_peak.hpp) at every thread count used, then for each N (sizes that do not fit in memory are skipped with a
  * note) prepares each backend in turn; on the first one it times the object
  * and unfused evaluation tiers (single-threaded; capped by size, with a note)
  * and checks that the unfused results match the fused ones (1e-9 relative
  * for double fitness, 1e-5 for float), then times the fused workloads on
- * every backend. Fills the report's layout, environment, rows and notes;
- * the caller sets problem, source and precision.
+ * every backend; probes bandwidth and peak again at the end and keeps the
+ * best. Fills the report's layout, environment, repeat policy, rows and
+ * notes; the caller sets problem, source, precision and flops_per_evaluation
+ * and then applies derive_row_metrics (report_metrics.hpp).
  *
  * @throws config_error for an empty or invalid plan; error when the unfused
  *         tier disagrees with the fused evaluation; whatever `target` throws.

@@ -40,17 +40,23 @@ struct object_evaluator_for final : object_evaluator {
   double evaluate(const std::vector<double>& genes) const override {
     // Converts to the problem's gene type per call, as a boxed Python float list would be.
     std::vector<gene_t<Problem>> x(genes.begin(), genes.end());
-    const gene_view<gene_t<Problem>, 1> xv{x.data()};
-    double v = 0;
-    if constexpr (has_inequalities<Problem>::value) {
-      auto g = inequality_sink(&v);
-      problem.inequalities(xv, g);
+    if constexpr (has_batch_evaluation<Problem>::value) {
+      fitness_t<Problem> objective, violation;
+      problem.evaluate_batch(x.data(), 0, 1, 1, fitness_t<Problem>(eps), &objective, &violation);
+      return double(objective) + double(violation);
+    } else {
+      const gene_view<gene_t<Problem>, 1> xv{x.data()};
+      double v = 0;
+      if constexpr (has_inequalities<Problem>::value) {
+        auto g = inequality_sink(&v);
+        problem.inequalities(xv, g);
+      }
+      if constexpr (has_equalities<Problem>::value) {
+        auto h = equality_sink(&v, eps);
+        problem.equalities(xv, h);
+      }
+      return problem.objective(xv) + v;
     }
-    if constexpr (has_equalities<Problem>::value) {
-      auto h = equality_sink(&v, eps);
-      problem.equalities(xv, h);
-    }
-    return problem.objective(xv) + v;
   }
 };
 

@@ -1,0 +1,35 @@
+#pragma once
+/// @file diagnostics.hpp
+/// Located error messages of the expression parser (internal to src/expr).
+/// Every error is `file:line:col: key.path: message`, thrown as
+/// `fusedga::expression_error`; user text appears only as the offending token,
+/// quoted, shortened and with anything unprintable escaped.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fusedga/expr/ast.hpp"
+
+namespace fusedga::expr::parsing {
+
+/// Where a text comes from: the config file and the key of the text.
+struct origin {
+  std::string file;      ///< empty: shown as "<input>"
+  std::string key_path;  ///< e.g. "problem.constraints[1]"; empty: left out
+};
+
+/// Throws expression_error `file:line:col: key.path: message` (the position is
+/// left out when `at` is unknown, line 0).
+[[noreturn]] void fail(const origin& from, location at, const std::string& message);
+
+/// `'text'` for a message: at most 40 characters (then "..."), non-printable
+/// bytes as \xNN, so no user text reaches a terminal unescaped.
+std::string quoted(std::string_view text);
+
+/// " (did you mean 'x'?)" for the candidate that equals `name` but for case,
+/// else the first closest by edit distance when it is close enough to be a
+/// likely typo (1 edit for names of 2-4 characters, 2 for longer), else "".
+std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates);
+
+}  // namespace fusedga::expr::parsing

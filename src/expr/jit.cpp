@@ -1,0 +1,232 @@
+// The CPU JIT (jit.hpp): generate, key, look up the cache, compile on a miss,
+// dlopen, and check the module's ABI version and key before calling it.
+#include "fusedga/expr/jit.hpp"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <type_traits>
+
+#include "expr/jit_cache.hpp"
+#include "expr/subprocess.hpp"
+#include "fusedga/core/error.hpp"
+#include "fusedga/core/macros.hpp"
+#include "fusedga/expr/codegen.hpp"
+#include "fusedga/expr/jit_abi.hpp"  // FUSEDGA_JIT_ABI_VERSION, the entry points' signature
+#include "fusedga/report/atomic_file.hpp"
+
+namespace fusedga::expr {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+bool file_exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+/// The FusedGA headers to compile against: the source tree while it exists (build tree, tests), else the installed copy.
+std::vector<std::string> default_include_dirs() {
+  for (const char* dir : {FUSEDGA_JIT_SOURCE_INCLUDE_DIR, FUSEDGA_JIT_INSTALL_INCLUDE_DIR})
+    if (file_exists(std::string(dir) + "/fusedga/expr/jit_abi.hpp")) return {dir};
+  return {};
+}
+
+std::vector<std::string> include_dirs(const jit_options& options) {
+  return options.include_dirs.empty() ? default_include_dirs() : options.include_dirs;
+}
+
+/// The compiler's `--version` output, once per compiler path and process (it is part of every key).
+std::string compiler_identity(const std::string& compiler) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> known;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto it = known.find(compiler); it != known.end()) return it->second;
+  const detail::process_result r = detail::run_process({compiler, "--version"});
+  if (r.exit_code != 0) throw error("JIT: " + compiler + " --version failed:\n" + r.output);
+  return known[compiler] = r.output;
+}
+
+/// CPU model and feature flags: objects built with -march=native must not be
+/// loaded on another CPU sharing the cache (a home directory on NFS).
+std::string cpu_identity() {
+  static const std::string identity = [] {
+    std::ifstream in("/proc/cpuinfo");
+    std::string out;
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("model name", 0) == 0 || line.rfind("flags", 0) == 0) out += line + "\n";
+      if (line.empty() && !out.empty()) break;  // the first processor is enough
+    }
+    return out;
+  }();
+  return identity;
+}
+
+/// A loaded module; dlclose'd with the last evaluator that uses it.
+using module_ptr = std::shared_ptr<void>;
+
+/// dlopen + the ABI version and key checks; null (module closed) on any mismatch.
+module_ptr load_module(const std::string& path, const std::string& key) {
+  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) return nullptr;
+  module_ptr module(handle, [](void* h) { ::dlclose(h); });
+  const auto version = reinterpret_cast<int (*)()>(::dlsym(handle, "fusedga_jit_abi_version"));
+  const auto recorded = reinterpret_cast<const char* (*)()>(::dlsym(handle, "fusedga_jit_key"));
+  if (!version || !recorded || version() != FUSEDGA_JIT_ABI_VERSION || key != recorded()) return nullptr;
+  return module;
+}
+
+template <class Real>
+using entry_point = void (*)(const Real*, std::ptrdiff_t, std::ptrdiff_t, int, Real, Real*, Real*);
+
+/// The evaluator of a loaded module.
+template <class Real>
+class jit_evaluator final : public evaluator<Real> {
+ public:
+  jit_evaluator(module_ptr module, entry_point<Real> entry) : module_(std::move(module)), entry_(entry) {}
+  void evaluate(const Real* genes, std::ptrdiff_t lane_stride, std::ptrdiff_t gene_stride, int count, Real eps,
+                Real* objective, Real* violation) const override {
+    if (count > 0) entry_(genes, lane_stride, gene_stride, count, eps, objective, violation);
+  }
+
+ private:
+  module_ptr module_;
+  entry_point<Real> entry_;
+};
+
+/// Compiles `source` into `object` (temp file + rename) and records its digest beside it.
+void compile_object(const std::string& compiler, const jit_options& options, const std::vector<std::string>& includes,
+                    const std::string& source, const std::string& key, const std::string& object) {
+  static std::atomic<unsigned> counter{0};
+  const std::string stem = object.substr(0, object.size() - 3) + ".tmp-" + std::to_string(::getpid()) + "-" +
+                           std::to_string(counter++);
+  const std::string source_path = stem + ".cpp", temp_object = stem + ".so";
+  {
+    std::ofstream out(source_path, std::ios::binary | std::ios::trunc);
+    out << source;
+    if (!out.flush()) throw error("JIT: cannot write " + source_path);
+  }
+  std::vector<std::string> argv{compiler};
+  for (const std::string& f : split_words(options.flags)) argv.push_back(f);
+  for (const std::string& dir : includes) argv.push_back("-I" + dir);
+  argv.push_back("-DFUSEDGA_JIT_KEY=\"" + key + "\"");  // an argv element: no shell quoting involved
+  for (const char* a : {"-o", temp_object.c_str(), source_path.c_str(), "-lmvec", "-lm"}) argv.emplace_back(a);
+  detail::process_result r;
+  try {
+    r = detail::run_process(argv);
+  } catch (...) {
+    std::remove(source_path.c_str());
+    throw;
+  }
+  std::remove(source_path.c_str());
+  if (r.exit_code != 0) {
+    std::remove(temp_object.c_str());
+    std::string output = r.output.size() > 8000 ? r.output.substr(0, 8000) + "\n[...]" : r.output;
+    throw error("JIT: compiling the generated problem failed (" + compiler + ", exit " + std::to_string(r.exit_code) +
+                "):\n" + output);
+  }
+  const std::string digest = detail::sha256_file(temp_object);
+  if (digest.empty() || std::rename(temp_object.c_str(), object.c_str()) != 0) {
+    std::remove(temp_object.c_str());
+    throw error("JIT: cannot move the compiled object into " + object);
+  }
+  write_file_atomic(object.substr(0, object.size() - 3) + ".sha256", digest + "\n");
+}
+
+}  // namespace
+
+std::string find_compiler(const jit_options& options, std::string* why) {
+  std::string name = options.compiler;
+  if (name.empty()) {
+    const char* cxx = std::getenv("CXX");
+    name = cxx && *cxx ? cxx : "c++";
+  }
+  const std::string path = detail::resolve_executable(name);
+  if (path.empty()) {
+    if (why) *why = "C++ compiler '" + name + "' not found (set $CXX or install g++)";
+    return "";
+  }
+  if (include_dirs(options).empty()) {
+    if (why)
+      *why = std::string("FusedGA headers not found in ") + FUSEDGA_JIT_SOURCE_INCLUDE_DIR + " or " +
+             FUSEDGA_JIT_INSTALL_INCLUDE_DIR;
+    return "";
+  }
+  return path;
+}
+
+template <class Real>
+std::unique_ptr<evaluator<Real>> jit_compile(const program& p, const jit_options& options, jit_stats* stats) {
+  static_assert(std::is_same_v<Real, float> || std::is_same_v<Real, double>, "Real must be float or double");
+  const auto t0 = clock_type::now();
+  std::string why;
+  const std::string compiler = find_compiler(options, &why);
+  if (compiler.empty()) throw error("JIT: " + why);
+  const std::vector<std::string> includes = include_dirs(options);
+
+  const std::string source = generate_source(p, std::is_same_v<Real, float> ? "float" : "double");
+  std::string material = "fusedga-jit abi " + std::to_string(FUSEDGA_JIT_ABI_VERSION) + " version " +
+                         FUSEDGA_VERSION_STRING + "\ncompiler " + compiler + "\n" + compiler_identity(compiler) +
+                         "flags " + options.flags + "\n" + cpu_identity();
+  for (const std::string& dir : includes) material += "include " + dir + "\n";
+  const std::string key = detail::sha256_hex(material + "source\n" + source);
+
+  const std::string dir = detail::cache_directory(options.cache_dir);
+  detail::ensure_private_directory(dir);
+  const std::string object = dir + "/" + key + ".so";
+  jit_stats s;
+  s.object_path = object;
+
+  module_ptr module;
+  if (file_exists(object) && read_file(dir + "/" + key + ".sha256") == detail::sha256_file(object) + "\n")
+    module = load_module(object, key);
+  s.cache_hit = module != nullptr;
+  if (!module) {
+    const auto tc = clock_type::now();
+    compile_object(compiler, options, includes, source, key, object);
+    s.compile_seconds = seconds_since(tc);
+    module = load_module(object, key);
+    if (!module) {
+      const char* reason = ::dlerror();
+      throw error("JIT: cannot load the compiled object " + object + ": " +
+                  (reason ? reason : "its ABI version or key does not match"));
+    }
+  }
+  const auto entry = reinterpret_cast<entry_point<Real>>(::dlsym(module.get(), "fusedga_jit_evaluate"));
+  if (!entry) throw error("JIT: " + object + " has no fusedga_jit_evaluate");
+  s.load_seconds = seconds_since(t0) - s.compile_seconds;
+  if (stats) *stats = s;
+  return std::make_unique<jit_evaluator<Real>>(std::move(module), entry);
+}
+
+template std::unique_ptr<evaluator<float>> jit_compile<float>(const program&, const jit_options&, jit_stats*);
+template std::unique_ptr<evaluator<double>> jit_compile<double>(const program&, const jit_options&, jit_stats*);
+
+}  // namespace fusedga::expr

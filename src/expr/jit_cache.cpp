@@ -1,0 +1,67 @@
+// SHA-256 by OpenSSL's EVP interface; the cache directory's checks (jit_cache.hpp).
+#include "expr/jit_cache.hpp"
+
+#include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+
+#include "fusedga/core/error.hpp"
+
+namespace fusedga::expr::detail {
+
+std::string sha256_hex(const std::string& bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1)
+    throw error("SHA-256 failed (OpenSSL EVP_Digest)");
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned int k = 0; k < length; ++k) {
+    out += hex[digest[k] >> 4];
+    out += hex[digest[k] & 15];
+  }
+  return out;
+}
+
+std::string sha256_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return in.bad() ? "" : sha256_hex(bytes);
+}
+
+std::string cache_directory(const std::string& configured) {
+  if (!configured.empty()) return configured;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/') return std::string(xdg) + "/fusedga";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/fusedga";
+  throw error("JIT cache: neither $XDG_CACHE_HOME nor $HOME is set; set one to choose where compiled problems are kept");
+}
+
+void ensure_private_directory(const std::string& dir) {
+  // Parents first (0700 as well, like mkdir -p -m 0700 would give the last one).
+  for (std::size_t slash = dir.find('/', 1); slash != std::string::npos; slash = dir.find('/', slash + 1))
+    if (::mkdir(dir.substr(0, slash).c_str(), 0700) != 0 && errno != EEXIST)
+      throw error("JIT cache: cannot create " + dir.substr(0, slash) + ": " + std::strerror(errno));
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    throw error("JIT cache: cannot create " + dir + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0) throw error("JIT cache: cannot stat " + dir + ": " + std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) throw error("JIT cache: " + dir + " is not a directory");
+  if (st.st_uid != ::geteuid()) throw error("JIT cache: " + dir + " is owned by another user; it must be private");
+  if ((st.st_mode & 077) != 0)
+  {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%03o", static_cast<unsigned>(st.st_mode & 0777));
+    throw error("JIT cache: " + dir + " has mode " + mode + "; it must be private (chmod 700)");
+  }
+}
+
+}  // namespace fusedga::expr::detail

@@ -1,0 +1,141 @@
+#include "fusedga/report/bench_expression.hpp"
+
+#include <stdlib.h>  // mkdtemp
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "fusedga/config/registry.hpp"
+#include "fusedga/core/error.hpp"
+#include "fusedga/expr/jit.hpp"
+#include "fusedga/report/bench_config.hpp"
+#include "fusedga/report/bench_target.hpp"
+
+namespace fusedga {
+
+namespace {
+
+/// A fresh private directory under the system temp dir, removed with everything in it.
+class temp_dir {
+ public:
+  temp_dir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "fusedga-bench-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) throw error("ga-bench: cannot create a temporary JIT cache directory");
+    path_ = pattern;
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+template <class Real>
+jit_compile_times compile_times(const expr::program& p) {
+  const temp_dir cache;
+  expr::jit_options o;
+  o.cache_dir = cache.path() + "/cache";
+  const auto time = [&] {
+    const auto start = std::chrono::steady_clock::now();
+    expr::jit_compile<Real>(p, o);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  jit_compile_times t;
+  t.cold_s = time();
+  t.warm_s = time();
+  return t;
+}
+
+/// Rows of `rows` with tier `from` relabelled `to`, appended to `out`.
+void relabel(std::vector<bench_row>& rows, const std::string& from, const std::string& to) {
+  for (auto& r : rows)
+    if (r.tier == from) r.tier = to;
+}
+
+const bench_row* find_row(const std::vector<bench_row>& rows, const std::string& tier, const std::string& workload,
+                          std::size_t n) {
+  const bench_row* best = nullptr;  // the one with the most threads: the headline configuration
+  for (const auto& r : rows)
+    if (r.tier == tier && r.workload == workload && r.population == n && (!best || r.threads > best->threads)) best = &r;
+  return best;
+}
+
+}  // namespace
+
+jit_compile_times measure_jit_compile(const run_config& cfg) {
+  if (!cfg.problem.expression) throw error("ga-bench: not an expression problem");
+  return cfg.precision == precision_kind::float32 ? compile_times<float>(*cfg.problem.expression)
+                                                  : compile_times<double>(*cfg.problem.expression);
+}
+
+bench_report run_expression_bench(const run_config& cfg, const bench_plan& plan, const std::string& baseline,
+                                  const bench_progress& progress) {
+  const expression_plan path = plan_expression(cfg);
+  const bool jit = path.engine == expression_engine::jit;
+  const std::string fused_tier = jit ? "fused-jit" : "fused-interp";
+
+  const auto main_target = entry_for(cfg).bench(cfg);
+  bench_report report = run_bench(*main_target, plan, progress);
+  relabel(report.rows, "fused", fused_tier);
+  relabel(report.rows, "unfused", "interpreter");
+  report.notes.insert(report.notes.begin(), "evaluation path: " + path.reason);
+
+  bench_plan fused_only = plan;
+  fused_only.tiers = {bench_tier::fused};
+  if (jit) {  // the same engine with the interpreter, for the break-even point
+    run_config interp = cfg;
+    interp.problem.engine = expression_engine::interpreter;
+    const auto target = entry_for(interp).bench(interp);
+    bench_report r = run_bench(*target, fused_only, progress);
+    relabel(r.rows, "fused", "fused-interp");
+    report.rows.insert(report.rows.end(), r.rows.begin(), r.rows.end());
+  }
+  if (!baseline.empty()) {
+    run_config b = resolve_bench_config(baseline, {});
+    b.precision = cfg.precision;
+    b.ga = cfg.ga;  // the same operators, rates and elitism
+    const problem_entry entry = entry_for(b);
+    if (!b.problem.expression && entry.integer_genes) throw config_error("--baseline " + baseline + ": has integer genes");
+    const auto target = entry.bench(b);
+    bench_report r = run_bench(*target, fused_only, progress);
+    relabel(r.rows, "fused", "builtin");
+    report.rows.insert(report.rows.end(), r.rows.begin(), r.rows.end());
+    report.notes.push_back("builtin rows: the compiled built-in " + baseline + " with the same GA settings");
+  }
+
+  std::optional<jit_compile_times> compile;
+  if (jit) {
+    compile = measure_jit_compile(cfg);
+    report.notes.push_back(fmt::format("JIT compile (generate C++, run the compiler, dlopen): cold {:.2f} s with an "
+                                       "empty cache, warm {:.1f} ms from the cache",
+                                       compile->cold_s, 1e3 * compile->warm_s));
+  }
+  for (const std::size_t n : plan.sizes) {
+    const bench_row* jit_gen = find_row(report.rows, fused_tier, "generation", n);
+    if (!jit_gen) continue;
+    if (const bench_row* interp = find_row(report.rows, "fused-interp", "generation", n); compile && interp) {
+      const double saved_ms = interp->median_ms - jit_gen->median_ms;
+      report.notes.push_back(
+          saved_ms > 0
+              ? fmt::format("N = {}: the JIT saves {:.3g} ms per generation over the interpreter ({} threads); the cold "
+                            "compile pays for itself after {:.0f} generations",
+                            n, saved_ms, jit_gen->threads, std::ceil(1e3 * compile->cold_s / saved_ms))
+              : fmt::format("N = {}: the JIT is not faster than the interpreter per generation here", n));
+    }
+    if (const bench_row* builtin = find_row(report.rows, "builtin", "generation", n))
+      report.notes.push_back(fmt::format("N = {}: {} generation / built-in generation = {:.3f} ({} threads)", n,
+                                         fused_tier, jit_gen->median_ms / builtin->median_ms, jit_gen->threads));
+  }
+  return report;
+}
+
+}  // namespace fusedga

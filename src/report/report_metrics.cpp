@@ -1,0 +1,119 @@
+#include "fusedga/report/report_metrics.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace fusedga {
+
+bool is_unfused_tier(const std::string& tier) { return tier == "unfused" || tier == "interpreter"; }
+
+void derive_row_metrics(bench_report& r) {
+  std::map<std::pair<std::string, std::size_t>, double> slowest;  // (workload, N) -> slowest median
+  std::map<std::size_t, double> object, unfused;                  // N -> eval median
+  for (const auto& row : r.rows) {
+    if (row.median_ms <= 0) continue;
+    double& s = slowest[{row.workload, row.population}];
+    s = std::max(s, row.median_ms);
+    if (row.workload != "eval") continue;
+    if (row.tier == "object") object[row.population] = row.median_ms;
+    if (is_unfused_tier(row.tier)) unfused[row.population] = row.median_ms;
+  }
+  const auto ratio = [](const std::map<std::size_t, double>& base, const bench_row& row) -> std::optional<double> {
+    const auto it = base.find(row.population);
+    if (it == base.end() || row.median_ms <= 0) return std::nullopt;
+    return it->second / row.median_ms;
+  };
+  for (auto& row : r.rows) {
+    const bool eval = row.workload == "eval";
+    row.speedup_vs_object = eval ? ratio(object, row) : std::nullopt;
+    row.speedup_vs_unfused = eval ? ratio(unfused, row) : std::nullopt;
+    row.speedup_vs_slowest = std::nullopt;
+    if (row.median_ms > 0) row.speedup_vs_slowest = slowest[{row.workload, row.population}] / row.median_ms;
+    const bool percentiles = row.p90_ms > 0;  // rows built without them (older code, hand-made) use the extremes
+    const double width = percentiles ? row.p90_ms - row.p10_ms : row.max_ms - row.min_ms;
+    row.spread = row.median_ms > 0 ? width / row.median_ms : 0;
+    row.noisy = row.spread > noisy_spread_limit;
+    row.gflop_per_s = 0;
+    row.arithmetic_intensity = 0;
+    if (eval && r.flops_per_evaluation > 0 && row.median_ms > 0 && row.bytes > 0) {
+      const double flops = r.flops_per_evaluation * static_cast<double>(row.population);
+      row.gflop_per_s = flops / (row.median_ms * 1e-3) / 1e9;
+      row.arithmetic_intensity = flops / static_cast<double>(row.bytes);
+    }
+  }
+}
+
+std::string row_label(const bench_row& row, bool ascii) {
+  if (row.tier == "object" || is_unfused_tier(row.tier)) return row.tier;
+  std::string backend = row.backend == "tbb" ? "TBB" : row.backend == "cuda" ? "CUDA" : row.backend;
+  if (row.backend == "tbb") backend += fmt::format(ascii ? " x{}" : " ×{}", row.threads);
+  return row.tier + " " + backend;
+}
+
+int row_rank(const bench_row& row) {
+  // Baselines, then the fused family; within a tier serial before TBB by thread count, then CUDA.
+  static const std::vector<std::string> order{"object", "unfused", "interpreter", "fused-interp", "fused", "fused-jit",
+                                              "builtin"};
+  const auto it = std::find(order.begin(), order.end(), row.tier);
+  const int tier = it == order.end() ? static_cast<int>(order.size()) : static_cast<int>(it - order.begin());
+  const int backend = row.backend == "serial" ? 0 : row.backend == "tbb" ? 1 : 2;
+  return tier * 1000000 + backend * 100000 + std::min(row.threads, 99999);
+}
+
+std::vector<const bench_row*> configurations(const std::vector<bench_row>& rows, const std::string& workload) {
+  std::vector<const bench_row*> out;
+  for (const auto& row : rows) {
+    if (row.workload != workload) continue;
+    const bool seen = std::any_of(out.begin(), out.end(), [&](const bench_row* o) {
+      return o->tier == row.tier && o->backend == row.backend && o->threads == row.threads;
+    });
+    if (!seen) out.push_back(&row);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const bench_row* a, const bench_row* b) { return row_rank(*a) < row_rank(*b); });
+  return out;
+}
+
+std::string tier_explanation(const std::string& tier) {
+  if (tier == "object")
+    return "object-per-individual scalar code: a heap-allocated std::vector of genes and a virtual call per individual "
+           "(the DEAP/OpenGA way), one thread";
+  if (tier == "unfused")
+    return "unfused vectorized: one full pass over the population per arithmetic operation, each writing a fresh "
+           "temporary array (the NumPy way), one thread";
+  if (tier == "interpreter")
+    return "unfused vectorized for an expression problem: the expression interpreter over the whole population, one "
+           "pass and one temporary per AST node, one thread";
+  if (tier == "fused")
+    return "fused: the engine's passes, objective, constraints and violation computed in one SIMD pass with no "
+           "temporaries (serial, or oneTBB with the given thread count)";
+  if (tier == "fused-jit")
+    return "fused with the JIT-compiled expression problem: generated C++ compiled at run time, inside the engine's "
+           "fused passes (compile time reported separately)";
+  if (tier == "fused-interp")
+    return "fused engine passes with the expression interpreter evaluating each tile (no compiler needed)";
+  if (tier == "builtin") return "the compiled built-in problem with the same GA settings, for the JIT/built-in ratio";
+  return {};
+}
+
+std::vector<std::size_t> population_sizes(const std::vector<bench_row>& rows, const std::string& workload) {
+  std::vector<std::size_t> out;
+  for (const auto& row : rows)
+    if (workload.empty() || row.workload == workload) out.push_back(row.population);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+const bench_row* find_row(const std::vector<bench_row>& rows, const bench_row& like, const std::string& workload,
+                          std::size_t n) {
+  for (const auto& row : rows)
+    if (row.workload == workload && row.population == n && row.tier == like.tier && row.backend == like.backend &&
+        row.threads == like.threads)
+      return &row;
+  return nullptr;
+}
+
+}  // namespace fusedga

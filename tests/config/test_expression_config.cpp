@@ -1,0 +1,110 @@
+// Expression problems in YAML configs: the `problem:` section without
+// `builtin:` (DESIGN.md, "YAML config"), read into a checked program, with
+// located errors from the YAML layer and from the expression parser.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "fusedga/config/run_config.hpp"
+#include "fusedga/core/error.hpp"
+#include "fusedga/expr/ast.hpp"
+
+using namespace fusedga;
+
+namespace {
+
+/// The message of the config_error or expression_error from parsing `yaml` as "run.yaml", or "(no error)".
+std::string error_of(const std::string& yaml) {
+  try {
+    parse_config(yaml, "run.yaml");
+  } catch (const config_error& e) {
+    return e.what();
+  } catch (const expression_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+const std::string quadratic = R"(problem:
+  sense: maximize
+  variables: {x: [1, 25], y: [3, 7], z: [-25, 0]}
+  objective: "x^2 + 2*y^2 + 3*z^2 + 4*x*y - 5*y*z"
+  constraints: ["x + y + z >= 3", "x^2 + z^2 <= 10"]
+)";
+
+}  // namespace
+
+TEST_CASE("an expression problem is parsed into a program", "[config][expression]") {
+  const run_config cfg = parse_config(quadratic + "ga: {population: 100}\n", "cq.yaml");
+  REQUIRE(cfg.problem.expression);
+  const expr::program& p = *cfg.problem.expression;
+  CHECK(cfg.problem.builtin == "cq");  // the file's stem when no name: is given
+  CHECK(cfg.problem.engine == expression_engine::automatic);
+  CHECK(p.sense == Sense::maximize);
+  CHECK(p.dimension() == 3);
+  CHECK(p.inequality_count() == 2);
+  CHECK(p.equality_count() == 0);
+  CHECK(p.gene_names() == std::vector<std::string>{"x", "y", "z"});
+  CHECK(p.variables[1].lower == std::vector<double>{3});
+  CHECK(p.variables[1].upper == std::vector<double>{7});
+  CHECK(cfg.ga.population == 100);
+  // the GA defaults of real-gene problems apply
+  CHECK(cfg.ga.crossover.kind == crossover_kind::sbx);
+  CHECK(cfg.ga.mutation.kind == mutation_kind::polynomial);
+}
+
+TEST_CASE("expression problem: vectors, constants, name and engine", "[config][expression]") {
+  const run_config cfg = parse_config(R"(problem:
+  name: my/problem
+  engine: interpreter
+  variables:
+    w: {size: 3, bounds: [[0, 1], [0, 2], [-1, 3]]}
+    v: {size: 4, bounds: [-5, 5]}
+  constants: {c: 2.5}
+  objective: "c * sum(i=0:3, v[i]^2) + w[0]"
+  constraints: ["w[1] + w[2] == 1"]
+)",
+                                      "run.yaml");
+  REQUIRE(cfg.problem.expression);
+  const expr::program& p = *cfg.problem.expression;
+  CHECK(cfg.problem.builtin == "my/problem");
+  CHECK(cfg.problem.engine == expression_engine::interpreter);
+  CHECK(p.dimension() == 7);
+  CHECK(p.equality_count() == 1);
+  CHECK(p.variables[0].upper == std::vector<double>{1, 2, 3});
+  CHECK(p.variables[1].first_gene == 3);
+  CHECK(p.variables[1].lower == std::vector<double>(4, -5.0));
+  CHECK(p.gene_names()[4] == "v[1]");
+}
+
+TEST_CASE("expression problem: YAML-level errors are located", "[config][expression][errors]") {
+  CHECK(error_of("problem:\n  variables: {x: [2, 1]}\n  objective: x\n") ==
+        "run.yaml:2:18: problem.variables.x: expected bounds [lower, upper] with finite lower <= upper, got lower 2 > "
+        "upper 1");
+  CHECK(error_of("problem:\n  variables: {x: [0, 1]}\n  objective: x\n  engine: jitt\n") ==
+        "run.yaml:4:11: problem.engine: expected one of (auto, jit, interpreter), got jitt; did you mean jit?");
+  CHECK(error_of("problem:\n  variables: {x: [0, 1]}\n  objective: x\n  sense: maximise\n") ==
+        "run.yaml:4:10: problem.sense: expected one of (minimize, maximize), got maximise; did you mean maximize?");
+  CHECK(error_of("problem:\n  variables: {x: {size: 2, bound: [0, 1]}}\n  objective: x[0]\n")
+            .rfind("run.yaml:2:28: problem.variables.x.bound: unknown key, expected one of (size, bounds); did you "
+                   "mean bounds?",
+                   0) == 0);
+  CHECK(error_of("problem:\n  variables: {x: {size: 2, bounds: [[0, 1]]}}\n  objective: x[0]\n") ==
+        "run.yaml:2:36: problem.variables.x.bounds: expected a list of 2 [lower, upper] pairs (one per element), got a "
+        "list");
+  CHECK(error_of("problem:\n  variables: {x: [0, 1]}\n  objective: x\n  params: {}\n")
+            .rfind("run.yaml:4:3: problem.params: unknown key, expected one of (name, sense", 0) == 0);
+  CHECK(error_of("problem:\n  variables: {x: [0, 1]}\n  objective: x\n  constraints: x <= 1\n") ==
+        "run.yaml:4:16: problem.constraints: expected a list of constraints such as \"x + y <= 3\", got x <= 1");
+}
+
+TEST_CASE("expression problem: parser errors carry the file, line and column of the token", "[config][expression][errors]") {
+  // quoted: the text starts one column after the quote
+  const std::string quoted = error_of("problem:\n  variables: {x: [0, 1], y: [0, 1]}\n  objective: \"x + q\"\n");
+  CHECK(quoted.rfind("run.yaml:3:19: problem.objective: ", 0) == 0);
+  CHECK(quoted.find("'q'") != std::string::npos);
+  // plain scalar, in a constraint list
+  const std::string plain =
+      error_of("problem:\n  variables: {x: [0, 1]}\n  objective: x\n  constraints:\n    - x <= 1\n    - sin(x, x) >= 0\n");
+  CHECK(plain.rfind("run.yaml:6:", 0) == 0);
+  CHECK(plain.find(": problem.constraints[1]: ") != std::string::npos);
+}

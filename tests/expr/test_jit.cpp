@@ -1,0 +1,239 @@
+// The CPU JIT: generated source (deterministic, no user text, %.17g numbers),
+// the cache (private directory, hits, integrity check, rebuild of a tampered
+// object), errors (no compiler, failing compiler, non-private cache), and the
+// property test: random expression trees evaluated by the JIT agree with the
+// reference evaluator and the interpreter.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fusedga/core/error.hpp>
+#include <fusedga/expr/codegen.hpp>
+#include <fusedga/expr/jit.hpp>
+#include <fusedga/expr/parse.hpp>
+
+#include "expr/program_builder.hpp"
+
+using namespace fusedga::expr;
+using namespace expr_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A fresh cache directory under the build tree's temp area, removed afterwards.
+struct temp_cache {
+  fs::path path;
+  temp_cache() {
+    static int counter = 0;
+    path = fs::temp_directory_path() /
+           ("fusedga-jit-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::remove_all(path);
+  }
+  ~temp_cache() {
+    std::error_code ec;
+    fs::permissions(path, fs::perms::owner_all, ec);
+    fs::remove_all(path, ec);
+  }
+  jit_options options() const {
+    jit_options o;
+    o.cache_dir = (path / "cache").string();
+    return o;
+  }
+};
+
+variable_decl declared(const std::string& name, int size, double lower, double upper) {
+  variable_decl d;
+  d.name = name;
+  d.size = size;
+  d.vector = size > 1;
+  d.lower.assign(static_cast<std::size_t>(size), lower);
+  d.upper.assign(static_cast<std::size_t>(size), upper);
+  d.key_path = "problem.variables." + name;
+  return d;
+}
+
+program parsed(const std::vector<variable_decl>& variables, const std::string& objective,
+               const std::vector<std::string>& constraints = {}, fusedga::Sense sense = fusedga::Sense::minimize) {
+  problem_source s;
+  s.file = "test.yaml";
+  s.sense = sense;
+  s.variables = variables;
+  s.objective = {objective, "problem.objective", {1, 1}};
+  for (std::size_t k = 0; k < constraints.size(); ++k)
+    s.constraints.push_back({constraints[k], "problem.constraints[" + std::to_string(k) + "]", {2, 1}});
+  return parse_program(s);
+}
+
+program quadratic_program() {
+  return parsed({declared("x", 1, 1, 25), declared("y", 1, 3, 7), declared("z", 1, -25, 0)},
+                "x^2 + 2*y^2 + 3*z^2 + 4*x*y - 5*y*z", {"x + y + z >= 3", "x^2 + z^2 <= 10"},
+                fusedga::Sense::maximize);
+}
+
+bool have_compiler() { return !find_compiler({}).empty(); }
+
+#define REQUIRE_COMPILER()                                                   \
+  do {                                                                       \
+    if (!have_compiler()) {                                                  \
+      WARN("skipped: no C++ compiler for the JIT (" << [] {                  \
+        std::string why;                                                     \
+        find_compiler({}, &why);                                             \
+        return why;                                                          \
+      }() << ")");                                                           \
+      return;                                                                \
+    }                                                                        \
+  } while (0)
+
+}  // namespace
+
+TEST_CASE("generated source: deterministic, no user text, numbers re-printed with %.17g", "[jit]") {
+  const program p = parsed({declared("secret_length", 1, 0, 1), declared("payload", 4, -1, 1)},
+                           "0.1*secret_length + sum(i=0:3, payload[i]^2) + max(i=1:3, payload[i-1])",
+                           {"secret_length - payload[2] <= 0.25", "secret_length == 0.5"});
+  const std::string a = generate_source(p, "double");
+  CHECK(a == generate_source(p, "double"));
+  CHECK(a != generate_source(p, "float"));
+  CHECK(a.find("secret_length") == std::string::npos);
+  CHECK(a.find("payload") == std::string::npos);
+  CHECK(a.find("R(0.10000000000000001)") != std::string::npos);  // 0.1 at full precision
+  CHECK(a.find("R(0.25)") != std::string::npos);
+  CHECK(a.find("int inequality_count() const { return 1; }") != std::string::npos);
+  CHECK(a.find("int equality_count() const { return 1; }") != std::string::npos);
+  CHECK(a.find("FUSEDGA_JIT_EXPORT(fusedga_jit_problem)") != std::string::npos);
+  // One bounds run for the whole vector (run-length encoded).
+  CHECK(a.find("jit_append_bounds(b, 4, R(-1), R(1));") != std::string::npos);
+  CHECK_THROWS_AS(generate_source(p, "long double"), fusedga::error);
+}
+
+TEST_CASE("JIT: the quadratic compiles, caches, and evaluates as the interpreter does", "[jit]") {
+  REQUIRE_COMPILER();
+  const temp_cache cache;
+  const program p = quadratic_program();
+  jit_stats cold, warm;
+  const auto e1 = jit_compile<double>(p, cache.options(), &cold);
+  CHECK_FALSE(cold.cache_hit);
+  CHECK(cold.compile_seconds > 0);
+  CHECK(fs::exists(cold.object_path));
+  CHECK(fs::exists(fs::path(cold.object_path).replace_extension(".sha256")));
+  // The cache directory is created private.
+  struct stat st {};
+  REQUIRE(::stat(cache.options().cache_dir.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+  // No temporary files are left behind.
+  int files = 0;
+  for (const auto& f : fs::directory_iterator(cache.options().cache_dir)) {
+    ++files;
+    CHECK(f.path().string().find(".tmp-") == std::string::npos);
+  }
+  CHECK(files == 2);
+
+  const auto e2 = jit_compile<double>(p, cache.options(), &warm);
+  CHECK(warm.cache_hit);
+  CHECK(warm.compile_seconds == 0);
+  CHECK(warm.object_path == cold.object_path);
+
+  const auto interp = make_interpreter<double>(p);
+  const std::vector<double> rows = random_rows<double>(203, 3, -5, 5, 42);
+  const outputs<double> j = run_rows(*e1, rows, 3), w = run_rows(*e2, rows, 3), s = run_soa(*e1, rows, 3);
+  const outputs<double> i = run_rows(*interp, rows, 3);
+  for (std::size_t l = 0; l < 203; ++l) {
+    const double x = rows[3 * l], y = rows[3 * l + 1], z = rows[3 * l + 2];
+    // Polynomials only: the JIT computes exactly what the interpreter does.
+    CHECK(j.objective[l] == i.objective[l]);
+    CHECK(j.violation[l] == i.violation[l]);
+    CHECK(w.objective[l] == j.objective[l]);
+    CHECK(s.objective[l] == j.objective[l]);
+    CHECK(s.violation[l] == j.violation[l]);
+    const double g1 = 3 - (x + y + z), g2 = x * x + z * z - 10;
+    CHECK(j.violation[l] == (g1 <= 0 ? 0 : g1) + (g2 <= 0 ? 0 : g2));
+  }
+  // float is its own module.
+  jit_stats f;
+  const auto ef = jit_compile<float>(p, cache.options(), &f);
+  CHECK_FALSE(f.cache_hit);
+  CHECK(f.object_path != cold.object_path);
+}
+
+TEST_CASE("JIT cache: a tampered object is rebuilt, never loaded", "[jit]") {
+  REQUIRE_COMPILER();
+  const temp_cache cache;
+  const program p = quadratic_program();
+  jit_stats first;
+  jit_compile<double>(p, cache.options(), &first);
+  {
+    std::ofstream out(first.object_path, std::ios::binary | std::ios::app);
+    out << "tampered";
+  }
+  jit_stats second;
+  const auto e = jit_compile<double>(p, cache.options(), &second);
+  CHECK_FALSE(second.cache_hit);
+  const std::vector<double> row = {2, 7, -1};
+  const outputs<double> o = run_rows(*e, row, 3);
+  CHECK(o.objective[0] == 4 + 98 + 3 + 56 + 35);
+}
+
+TEST_CASE("JIT errors: no compiler, a failing compiler, a cache directory that is not private", "[jit]") {
+  const program p = quadratic_program();
+  const temp_cache cache;
+  jit_options missing = cache.options();
+  missing.compiler = "/nonexistent/c++";
+  std::string why;
+  CHECK(find_compiler(missing, &why).empty());
+  CHECK_THAT(why, Catch::Contains("/nonexistent/c++"));
+  CHECK_THROWS_WITH(jit_compile<double>(p, missing), Catch::Contains("not found"));
+
+  jit_options failing = cache.options();
+  failing.compiler = "/bin/false";
+  CHECK_THROWS_WITH(jit_compile<double>(p, failing), Catch::Contains("/bin/false --version failed"));
+
+  fs::create_directories(cache.path / "open");  // mode 0750: readable by the group
+  fs::permissions(cache.path / "open", fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
+  jit_options open = cache.options();
+  open.cache_dir = (cache.path / "open").string();
+  if (have_compiler()) CHECK_THROWS_WITH(jit_compile<double>(p, open), Catch::Contains("must be private"));
+
+  if (have_compiler()) {  // a compiler error comes back with the compiler's diagnostics
+    jit_options bad_flags = cache.options();
+    bad_flags.flags += " -fno-such-flag-for-fusedga";
+    CHECK_THROWS_WITH(jit_compile<double>(p, bad_flags), Catch::Contains("-fno-such-flag-for-fusedga"));
+  }
+}
+
+TEST_CASE("random expression trees: the JIT agrees with the reference and the interpreter", "[jit][property]") {
+  REQUIRE_COMPILER();
+  const temp_cache cache;
+  // One module per tree; 12 trees keep the test to a few seconds of compiling.
+  for (unsigned seed = 1; seed <= 12; ++seed) {
+    random_tree t(seed);
+    t.b.objective(t.gen(5, 0));
+    t.b.inequality(t.gen(4, 0));
+    t.b.equality(t.gen(3, 0));
+    const program& p = t.b.p;
+    const int d = p.dimension();
+    const int count = 77;  // whole blocks of 16 and a scalar tail
+    const std::vector<double> rows = random_rows<double>(count, d, -2, 2, 1000 + seed);
+    const auto jit = jit_compile<double>(p, cache.options());
+    const auto interp = make_interpreter<double>(p);
+    const outputs<double> oj = run_rows(*jit, rows, d, 0.25), os = run_soa(*jit, rows, d, 0.25);
+    const outputs<double> oi = run_rows(*interp, rows, d, 0.25);
+    for (int l = 0; l < count; ++l) {
+      const auto u = static_cast<std::size_t>(l);
+      const double* x = &rows[u * static_cast<std::size_t>(d)];
+      const double obj = reference_objective(p, x), vio = violation_of(p, x, 0.25);
+      INFO("seed " << seed << ", individual " << l << ": reference " << obj << ", " << vio << "\n"
+                   << generate_source(p, "double"));
+      CHECK(close(oj.objective[u], obj, 1e-12));
+      CHECK(close(oj.violation[u], vio, 1e-12));
+      CHECK(close(oj.objective[u], oi.objective[u], 1e-12));
+      CHECK(close(oj.violation[u], oi.violation[u], 1e-12));
+      CHECK(close(os.objective[u], oj.objective[u], 1e-12));
+    }
+  }
+}
