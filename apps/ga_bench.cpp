@@ -167,7 +167,7 @@ int run(int argc, char** argv) {
       "For expression problems the rows are labelled by evaluation path: fused-jit (the engine with the JIT-compiled "
       "problem), fused-interp (the engine with the interpreter), interpreter (the unfused tier: the interpreter over "
       "the whole population), builtin (--baseline), with the JIT compile times and break-even in the notes. "
-      "Object and unfused run single-threaded on the first backend's population. Rows whose (max - min) / median "
+      "Object and unfused run single-threaded on the first backend's population. Rows whose (p90 - p10) / median "
       "exceeds 25% are flagged noisy. The peak FLOP/s (an FMA loop) is measured beside the copy bandwidth for the "
       "roofline chart of --report; set FUSEDGA_GNUPLOT to choose the gnuplot executable. Exit status: 0 ok, 2 usage or config error, 1 runtime error.");
 

@@ -8,6 +8,6 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake --preset asan "${launcher[@]}" >/dev/null
 jobs="${FUSEDGA_JOBS:-$(nproc)}"
-for t in test_core test_operators test_engine test_config; do cmake --build build-asan -j "$jobs" --target "$t"; done
+for t in test_core test_operators test_engine test_config test_expr parse_corpus_replay; do cmake --build build-asan -j "$jobs" --target "$t"; done
 cd build-asan
-ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs" -R '^(core|operators|engine|config):' "$@"
+ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs" -R '^(core|operators|engine|config|expr):' "$@"

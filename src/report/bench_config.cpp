@@ -40,9 +40,9 @@ run_config resolve_bench_config(const std::string& problem_or_config, const std:
     throw config_error("'" + problem_or_config + "' is neither a built-in problem nor a readable config file; built-in problems: " +
                        builtin_names());
   run_config cfg = load_config(problem_or_config, overrides);
-  if (!find_problem(cfg.problem.builtin))
-    throw config_error(problem_or_config + ": ga-bench measures built-in problems only (problem.builtin); '" +
-                       cfg.problem.builtin + "' is not one. Built-in problems: " + builtin_names());
+  if (!cfg.problem.expression && !find_problem(cfg.problem.builtin))
+    throw config_error(problem_or_config + ": unknown built-in problem '" +
+                       cfg.problem.builtin + "'. Built-in problems: " + builtin_names());
   return cfg;
 }
 

@@ -11,12 +11,11 @@ nlohmann::json optional_number(const std::optional<double>& v) { return v ? nloh
 
 const std::vector<std::string>& bench_row_columns() {
   static const std::vector<std::string> columns{
-      "tier",           "workload",          "backend",           "threads",           "population",
-      "repeats",        "median_ms",         "min_ms",            "max_ms",            "p10_ms",
-      "p90_ms",         "spread",
-      "noisy",          "individuals_per_s", "bytes",             "gb_per_s",          "copy_gb_per_s",
-      "copy_fraction",  "gflop_per_s",       "arithmetic_intensity", "speedup_vs_slowest", "speedup_vs_object",
-      "speedup_vs_unfused"};
+      "tier",         "workload",      "backend",        "threads",     "population",
+      "repeats",      "median_ms",     "min_ms",         "max_ms",      "p10_ms",
+      "p90_ms",       "spread",        "noisy",          "individuals_per_s", "bytes",
+      "gb_per_s",     "copy_gb_per_s", "copy_fraction",  "gflop_per_s", "arithmetic_intensity",
+      "speedup_vs_slowest", "speedup_vs_object", "speedup_vs_unfused"};
   return columns;
 }
 

@@ -310,15 +310,17 @@ std::string what_this_means(const bench_report& r) {
       if (!one) one = row_of(r.rows, many->tier, "serial", -1, "eval", n);
       if (one) {
         const double x = one->median_ms / many->median_ms;
-        s.push_back(fmt::format(
-            "{} threads evaluate {} faster than one ({} parallel efficiency){}.", many->threads, times(x),
-            percent(x / many->threads),
+        const std::string why =
             x < 0.75 * many->threads && many->copy_fraction >= 0.5
                 ? "; the memory bandwidth, not the core count, is the limit"
                 : (at_threads(env.copy_gb_per_s, many->threads) < 1.2 * at_threads(env.copy_gb_per_s, 1) &&
                            x < 0.75 * many->threads
                        ? "; the measured copy bandwidth hardly grows with threads on this machine"
-                       : "")));
+                       : "");
+        s.push_back(x >= 1.05 ? fmt::format("{} threads evaluate {} faster than one ({} parallel efficiency){}.",
+                                            many->threads, times(x), percent(x / many->threads), why)
+                              : fmt::format("{} threads evaluate no faster than one ({} the speed of {}){}.",
+                                            many->threads, times(x), row_label(*one), why));
       }
       // From which size the threads pay off.
       std::optional<std::size_t> from;

@@ -30,6 +30,8 @@ inline fusedga::bench_row row(const std::string& tier, const std::string& worklo
   r.median_ms = median_ms;
   r.min_ms = median_ms * (1 - spread / 2);
   r.max_ms = median_ms * (1 + spread / 2);
+  r.p10_ms = r.min_ms;  // so the spread is `spread`
+  r.p90_ms = r.max_ms;
   r.individuals_per_s = double(n) / (median_ms * 1e-3);
   r.bytes = (workload == "eval" ? 48 : 120) * std::uint64_t(n);
   r.gb_per_s = double(r.bytes) / (median_ms * 1e-3) / 1e9;

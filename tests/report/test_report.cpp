@@ -22,6 +22,7 @@
 
 #include "fusedga/core/error.hpp"
 #include "fusedga/report/bench_json.hpp"
+#include "fusedga/report/bench_stats.hpp"
 #include "fusedga/report/compare_reports.hpp"
 #include "fusedga/report/plot_gnuplot.hpp"
 #include "fusedga/report/report_csv.hpp"
@@ -151,6 +152,40 @@ TEST_CASE("derived row metrics of the tiny report, by hand", "[report]") {
   CHECK(gen["gflop_per_s"] == 0.0);
 }
 
+TEST_CASE("noise: 10th/90th percentiles, so one interrupted call does not flag a row", "[report]") {
+  // 1..10: p10 at position 0.9 -> 1.9, p90 at 8.1 -> 9.1, median 5.5.
+  const timing_summary s = summarize_times({10, 9, 8, 7, 6, 5, 4, 3, 2, 1});
+  CHECK(s.p10_s == Approx(1.9));
+  CHECK(s.p90_s == Approx(9.1));
+  CHECK(s.median_s == Approx(5.5));
+  CHECK(s.min_s == 1);
+  CHECK(s.max_s == 10);
+  CHECK(summarize_times({3.0}).p10_s == 3.0);
+  CHECK(summarize_times({3.0}).p90_s == 3.0);
+
+  // 20 calls of 1 ms and one of 100 ms: max − min would be 99x the median; p90 − p10 is 0.
+  std::vector<double> samples(20, 1e-3);
+  samples.push_back(0.1);
+  const timing_summary t = summarize_times(samples);
+  bench_report r = report_test::tiny_report();
+  bench_row& row = r.rows[0];
+  row.median_ms = t.median_s * 1e3;
+  row.min_ms = t.min_s * 1e3;
+  row.max_ms = t.max_s * 1e3;
+  row.p10_ms = t.p10_s * 1e3;
+  row.p90_ms = t.p90_s * 1e3;
+  derive_row_metrics(r);
+  CHECK(row.spread == 0.0);
+  CHECK_FALSE(row.noisy);
+  // 1, 1.1, ..., 1.5 ms: p10 1.05, p90 1.45 -> spread 0.4 / 1.25 = 0.32 > 0.25.
+  row.median_ms = 1.25;
+  row.p10_ms = 1.05;
+  row.p90_ms = 1.45;
+  derive_row_metrics(r);
+  CHECK(row.spread == Approx(0.32));
+  CHECK(row.noisy);
+}
+
 TEST_CASE("write_report_dir writes every file; CSV and JSON agree row by row", "[report]") {
   scratch_dir d;
   const bench_report r = report_test::tiny_report();
@@ -237,7 +272,7 @@ TEST_CASE("report.md: environment, tiers, tables and the generated explanation",
     CHECK(has(eval_part, "| fused TBB ×2 | 2.00 µs† | 30.0 µs |"));
     // Detail row: median, min–max, vs slowest 33.3x, vs unfused 33.3x, 333 M ind/s, 16 GB/s, 53 % of 30 GB/s, 8 GFLOP/s.
     CHECK(has(eval_part, "| 10,000 | fused TBB ×2 | 30.0 µs | 28.5 µs – 31.5 µs | 33.3× | 33.3× | 333 M | 16 | 53 % | 8 |"));
-    CHECK(has(eval_part, "† noisy: (max − min) / median above 25 %"));
+    CHECK(has(eval_part, "† noisy: (p90 − p10) / median above 25 %"));
     // Generation rows have no unfused baseline and no GFLOP/s; 120 B x 10,000 in 0.45 ms = 2.67 GB/s, 9 % of 30.
     CHECK(has(gen_part, "| fused TBB ×2 | 20.0 µs | 450 µs |"));
     CHECK(has(gen_part, " µs | 2.00× | – | 22.2 M | 2.67 | 9 % | – |"));
@@ -268,6 +303,39 @@ TEST_CASE("report.md: environment, tiers, tables and the generated explanation",
     CHECK(has(md, "## Notes\n\n- N = 100: unfused objective and violation match the fused evaluation\n"));
     CHECK(has(md, "*Plots not drawn: gnuplot was not found"));
     CHECK_FALSE(has(md, "!["));
+  }
+}
+
+TEST_CASE("what this means: compute-bound, threads that do not help, no FLOP count", "[report]") {
+  bench_report r = report_test::tiny_report();
+  SECTION("240 flop per 48 bytes = 5 flop/byte, above the ridge of 100 / 30 = 3.3") {
+    r.flops_per_evaluation = 240;
+    derive_row_metrics(r);
+    const std::string text = what_this_means(r);
+    // TBB x2 at N = 10,000: 240 x 10,000 flop in 0.03 ms = 80 GFLOP/s, 80 % of the 100 GFLOP/s peak; 16 / 30 GB/s = 53 %.
+    CHECK(has(text, "Evaluation does about 5 flop/byte, above this machine's ridge point of 3.3 flop/byte (peak 100.0 "
+                    "GFLOP/s ÷ copy 30.0 GB/s): it is **compute-bound**; the fastest tier reaches 80 GFLOP/s, 80 % of "
+                    "the measured peak, and moves 53 % of the copy bandwidth."));
+  }
+  SECTION("two threads as fast as one") {
+    for (auto& row : r.rows)
+      if (row.backend == "tbb" && row.threads == 2 && row.workload == "eval" && row.population == 10000)
+        row = report_test::row("fused", "eval", "tbb", 2, 10000, 0.06);
+    derive_row_metrics(r);
+    const std::string text = what_this_means(r);
+    CHECK(has(text, "the fastest evaluation is **fused serial** at 50.0 µs per call"));
+    CHECK(has(text, "2 threads evaluate no faster than one (1.00× the speed of fused TBB ×1)."));
+    CHECK_FALSE(has(text, "Below N ="));  // TBB x2 never beats serial here
+  }
+  SECTION("unknown FLOPs: no roofline position, and no roofline chart") {
+    r.flops_per_evaluation = 0;
+    derive_row_metrics(r);
+    CHECK(has(what_this_means(r), "not counted, so there is no roofline position; the fastest tier moves 53 % of the "
+                                  "copy bandwidth, so it is **memory-bound**."));
+    const plot_inputs in = gnuplot_inputs(r);
+    CHECK(std::find(in.images.begin(), in.images.end(), "roofline.svg") == in.images.end());
+    REQUIRE(in.omitted.size() == 1);
+    CHECK(has(in.omitted[0], "FLOPs per evaluation of this problem are unknown"));
   }
 }
 
