@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "fusedga/core/error.hpp"
+#include "text/edit_distance.hpp"
 
 namespace fusedga::detail {
 
@@ -54,20 +55,6 @@ std::string trim(const std::string& s) {
   return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
 }
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 }  // namespace
 
@@ -123,7 +110,7 @@ std::string did_you_mean(const std::string& given, const std::vector<std::string
   const std::string* best = nullptr;
   std::size_t best_distance = 3;  // suggest only close matches
   for (const auto& c : choices) {
-    const std::size_t d = edit_distance(given, c);
+    const std::size_t d = text::edit_distance(given, c);
     if (d < best_distance) {
       best_distance = d;
       best = &c;

@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "fusedga/core/error.hpp"
+#include "text/edit_distance.hpp"
 
 namespace fusedga::expr::parsing {
 
@@ -32,26 +33,6 @@ std::string quoted(std::string_view text) {
   return out + "'";
 }
 
-namespace {
-
-/// Levenshtein distance, case-sensitive (so `X` is one edit from `x`).
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
-}  // namespace
-
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates) {
   // Names are short; a long garbage token is not a typo of anything.
   if (name.size() > 64) return "";
@@ -68,7 +49,7 @@ std::string did_you_mean(std::string_view name, const std::vector<std::string>& 
   const std::string* best = nullptr;
   std::size_t best_distance = allowed + 1;
   for (const std::string& c : candidates) {
-    const std::size_t d = edit_distance(name, c);
+    const std::size_t d = text::edit_distance(name, c);
     if (d < best_distance) {
       best = &c;
       best_distance = d;

@@ -12,7 +12,10 @@
 #include <fusedga/problems/classic/sphere.hpp>
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
 
+#include "engine/same_result.hpp"
+
 using namespace fusedga;
+using namespace engine_test;
 
 namespace {
 
@@ -53,21 +56,6 @@ struct batched {
   }
 };
 
-template <class T>
-bool same_bits(T a, T b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
-void require_identical(const Result& a, const Result& b) {
-  REQUIRE(a.generations == b.generations);
-  REQUIRE(a.evaluations == b.evaluations);
-  REQUIRE(same_bits(a.objective, b.objective));
-  REQUIRE(same_bits(a.violation, b.violation));
-  REQUIRE(a.best_genes.size() == b.best_genes.size());
-  for (std::size_t j = 0; j < a.best_genes.size(); ++j) REQUIRE(same_bits(a.best_genes[j], b.best_genes[j]));
-  REQUIRE(a.history.size() == b.history.size());
-  for (std::size_t g = 0; g < a.history.size(); ++g) REQUIRE(same_bits(a.history[g].mean_objective, b.history[g].mean_objective));
-}
 
 }  // namespace
 

@@ -9,29 +9,12 @@
 #include <fusedga/problems/seed/gene_sum.hpp>
 #include <fusedga/problems/seed/trig_constrained.hpp>
 
+#include "engine/same_result.hpp"
+
 using namespace fusedga;
+using namespace engine_test;
 
 namespace {
-
-template <class T>
-bool same_bits(T a, T b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
-void require_identical(const Result& a, const Result& b) {
-  REQUIRE(a.generations == b.generations);
-  REQUIRE(a.evaluations == b.evaluations);
-  REQUIRE(same_bits(a.objective, b.objective));
-  REQUIRE(same_bits(a.violation, b.violation));
-  REQUIRE(a.best_genes.size() == b.best_genes.size());
-  for (std::size_t j = 0; j < a.best_genes.size(); ++j) REQUIRE(same_bits(a.best_genes[j], b.best_genes[j]));
-  REQUIRE(a.history.size() == b.history.size());
-  for (std::size_t g = 0; g < a.history.size(); ++g) {
-    REQUIRE(same_bits(a.history[g].best_objective, b.history[g].best_objective));
-    REQUIRE(same_bits(a.history[g].mean_objective, b.history[g].mean_objective));
-    REQUIRE(same_bits(a.history[g].feasible_fraction, b.history[g].feasible_fraction));
-  }
-}
 
 template <class Problem>
 void check_all_backends(const Problem& p, const ga_options& o) {

@@ -14,6 +14,7 @@
 #include <fusedga/expr/ast.hpp>
 #include <fusedga/expr/evaluator.hpp>
 #include <fusedga/expr/interpreter.hpp>
+#include <fusedga/expr/parse.hpp>
 
 namespace expr_test {
 
@@ -304,5 +305,32 @@ struct random_tree {
     }
   }
 };
+
+// --- programs from the parser ---
+
+/// A declared variable (vector when size > 1) with one box for all elements.
+inline variable_decl declared(const std::string& name, int size, double lower, double upper) {
+  variable_decl d;
+  d.name = name;
+  d.size = size;
+  d.vector = size > 1;
+  d.lower.assign(static_cast<std::size_t>(size), lower);
+  d.upper.assign(static_cast<std::size_t>(size), upper);
+  d.key_path = "problem.variables." + name;
+  return d;
+}
+
+/// The program the parser makes of these declarations, objective and constraints.
+inline program parsed(const std::vector<variable_decl>& variables, const std::string& objective,
+                      const std::vector<std::string>& constraints = {}, fusedga::Sense sense = fusedga::Sense::minimize) {
+  problem_source s;
+  s.file = "test.yaml";
+  s.sense = sense;
+  s.variables = variables;
+  s.objective = {objective, "problem.objective", {1, 1}};
+  for (std::size_t k = 0; k < constraints.size(); ++k)
+    s.constraints.push_back({constraints[k], "problem.constraints[" + std::to_string(k) + "]", {2, 1}});
+  return parse_program(s);
+}
 
 }  // namespace expr_test

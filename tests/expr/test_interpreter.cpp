@@ -447,32 +447,6 @@ TEST_CASE("random expression trees: interpreter (double, float) agrees with the 
 
 // --- programs from the parser ---
 
-namespace {
-
-variable_decl declared(const std::string& name, int size, double lower, double upper) {
-  variable_decl d;
-  d.name = name;
-  d.size = size;
-  d.vector = size > 1;
-  d.lower.assign(static_cast<std::size_t>(size), lower);
-  d.upper.assign(static_cast<std::size_t>(size), upper);
-  d.key_path = "problem.variables." + name;
-  return d;
-}
-
-program parsed(const std::vector<variable_decl>& variables, const std::string& objective,
-               const std::vector<std::string>& constraints = {}) {
-  problem_source s;
-  s.file = "test.yaml";
-  s.variables = variables;
-  s.objective = {objective, "problem.objective", {1, 1}};
-  for (std::size_t k = 0; k < constraints.size(); ++k)
-    s.constraints.push_back({constraints[k], "problem.constraints[" + std::to_string(k) + "]", {2, 1}});
-  return parse_program(s);
-}
-
-}  // namespace
-
 TEST_CASE("parsed: the quadratic as written by hand, and its violation", "[interpreter]") {
   const std::vector<variable_decl> xyz = {declared("x", 1, -5, 5), declared("y", 1, -5, 5), declared("z", 1, -5, 5)};
   const program p = parsed(xyz, "x^2 + 2*y^2 + 3*z^2 + 4*x*y - 5*y*z", {"x + y + z >= 3", "x^2 + z^2 <= 10"});

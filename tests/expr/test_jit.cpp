@@ -48,29 +48,6 @@ struct temp_cache {
   }
 };
 
-variable_decl declared(const std::string& name, int size, double lower, double upper) {
-  variable_decl d;
-  d.name = name;
-  d.size = size;
-  d.vector = size > 1;
-  d.lower.assign(static_cast<std::size_t>(size), lower);
-  d.upper.assign(static_cast<std::size_t>(size), upper);
-  d.key_path = "problem.variables." + name;
-  return d;
-}
-
-program parsed(const std::vector<variable_decl>& variables, const std::string& objective,
-               const std::vector<std::string>& constraints = {}, fusedga::Sense sense = fusedga::Sense::minimize) {
-  problem_source s;
-  s.file = "test.yaml";
-  s.sense = sense;
-  s.variables = variables;
-  s.objective = {objective, "problem.objective", {1, 1}};
-  for (std::size_t k = 0; k < constraints.size(); ++k)
-    s.constraints.push_back({constraints[k], "problem.constraints[" + std::to_string(k) + "]", {2, 1}});
-  return parse_program(s);
-}
-
 program quadratic_program() {
   return parsed({declared("x", 1, 1, 25), declared("y", 1, 3, 7), declared("z", 1, -25, 0)},
                 "x^2 + 2*y^2 + 3*z^2 + 4*x*y - 5*y*z", {"x + y + z >= 3", "x^2 + z^2 <= 10"},
