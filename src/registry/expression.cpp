@@ -59,7 +59,10 @@ template <class Real>
 Result run_expression(const run_config& cfg, const run_hooks& hooks, int& threads) {
   const expr::program& p = *cfg.problem.expression;
   const expression_plan plan = plan_expression(cfg);
-  if (plan.engine != cfg.problem.engine && hooks.on_notice) hooks.on_notice("problem.engine auto: using the " + plan.reason);
+  // One line when auto falls back; choosing the JIT is the normal case and says nothing (--explain shows it).
+  if (cfg.problem.engine == expression_engine::automatic && plan.engine == expression_engine::interpreter &&
+      hooks.on_notice)
+    hooks.on_notice("problem.engine: using the " + plan.reason);
   const auto e = build<Real>(p, plan);
   return with_problem(p, *e, [&](const auto& problem) { return solve_on(problem, cfg, hooks, threads); });
 }

@@ -181,6 +181,21 @@ TEST_CASE("ga-run solves the expression version of seed example 2 on every evalu
   }
 }
 
+TEST_CASE("ga-run falls back to the interpreter with a one-line notice when no compiler is usable", "[ga-run][expression]") {
+  scratch_dir dir;
+  const std::string config = std::string(FUSEDGA_SOURCE_DIR) + "/configs/expr-seed-constrained-quadratic.yaml";
+  const outcome r = ga_run(dir, config + " --set ga.generations=5 --backend tbb",
+                           "XDG_CACHE_HOME=" + dir.path.string() + " CXX=/nonexistent/c++");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err == "problem.engine: using the interpreter (auto: no usable C++ compiler: C++ compiler "
+                 "'/nonexistent/c++' not found (set $CXX or install g++))\n");
+  CHECK_FALSE(std::filesystem::exists(dir / "fusedga"));  // nothing compiled, no cache created
+  // engine: jit without a compiler is a config error, not a silent fallback.
+  const outcome j = ga_run(dir, config + " --set problem.engine=jit", "CXX=/nonexistent/c++");
+  CHECK(j.exit_code == 2);
+  CHECK_THAT(j.err, Catch::Contains("problem.engine: jit requested, but no C++ compiler is usable"));
+}
+
 TEST_CASE("ga-run --explain shows the normalized problem and the evaluation path", "[ga-run][expression]") {
   scratch_dir dir;
   const std::string config = std::string(FUSEDGA_SOURCE_DIR) + "/configs/expr-seed-constrained-quadratic.yaml";
