@@ -85,8 +85,7 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
   const fusedga::expression_plan plan = fusedga::plan_expression(cfg);
   fmt::print("engine       {}\n", plan.reason);
   if (emit_source)
-    fmt::print("\n// generated C++ ({}):\n{}", fusedga::to_string(cfg.precision),
-               fusedga::expr::generate_source(p, fusedga::to_string(cfg.precision)));
+    fmt::print("\n{}", fusedga::expr::generate_source(p, fusedga::to_string(cfg.precision)));
 }
 
 int run(int argc, char** argv) {

@@ -32,11 +32,11 @@
 #include "report/report_fixtures.hpp"
 
 using namespace fusedga;
-using report_test::fs::path;
+using nlohmann::json;
 using report_test::parse_csv;
 using report_test::scratch_dir;
 using report_test::slurp;
-using nlohmann::json;
+using report_test::fs::path;
 
 namespace {
 
@@ -93,11 +93,16 @@ void check_csv_agrees_with_json(const std::string& csv_text, const json& j) {
       const std::string& f = fields[c + 1];
       const json& v = row.at(columns[c]);
       INFO("row " << i << " column " << columns[c] << ": csv '" << f << "' json " << v.dump());
-      if (v.is_null()) CHECK(f.empty());
-      else if (v.is_boolean()) CHECK(f == (v.get<bool>() ? "true" : "false"));
-      else if (v.is_string()) CHECK(f == v.get<std::string>());
-      else if (v.is_number_integer()) CHECK(std::stoull(f) == v.get<std::uint64_t>());
-      else CHECK(std::stod(f) == v.get<double>());  // shortest round-trip on both sides: exact
+      if (v.is_null())
+        CHECK(f.empty());
+      else if (v.is_boolean())
+        CHECK(f == (v.get<bool>() ? "true" : "false"));
+      else if (v.is_string())
+        CHECK(f == v.get<std::string>());
+      else if (v.is_number_integer())
+        CHECK(std::stoull(f) == v.get<std::uint64_t>());
+      else
+        CHECK(std::stod(f) == v.get<double>());  // shortest round-trip on both sides: exact
     }
   }
 }
@@ -195,7 +200,7 @@ TEST_CASE("write_report_dir writes every file; CSV and JSON agree row by row", "
   CHECK_FALSE(out.plotted);
   REQUIRE_FALSE(out.files.empty());
   CHECK(out.files.back() == "report.md");
-  const std::vector<std::string> expected{"plots.gp",    "report.md",    "results.csv", "results.json",
+  const std::vector<std::string> expected{"plots.gp",     "report.md",   "results.csv", "results.json",
                                           "roofline.dat", "speedup.dat", "time.dat"};
   CHECK(listing(d / "report") == expected);  // no images, no staging leftovers
   CHECK(listing(d.path) == std::vector<std::string>{"report"});
@@ -270,8 +275,10 @@ TEST_CASE("report.md: environment, tiers, tables and the generated explanation",
     CHECK_FALSE(has(gen_part, "| object |"));
     // Time table row of TBB x2: 2.00 µs (noisy) at 100, 30.0 µs at 10,000.
     CHECK(has(eval_part, "| fused TBB ×2 | 2.00 µs† | 30.0 µs |"));
-    // Detail row: median, min–max, vs slowest 33.3x, vs unfused 33.3x, 333 M ind/s, 16 GB/s, 53 % of 30 GB/s, 8 GFLOP/s.
-    CHECK(has(eval_part, "| 10,000 | fused TBB ×2 | 30.0 µs | 28.5 µs – 31.5 µs | 33.3× | 33.3× | 333 M | 16 | 53 % | 8 |"));
+    // Detail row: median, min–max, vs slowest 33.3x, vs unfused 33.3x, 333 M ind/s, 16 GB/s, 53 % of 30 GB/s, 8
+    // GFLOP/s.
+    CHECK(has(eval_part,
+              "| 10,000 | fused TBB ×2 | 30.0 µs | 28.5 µs – 31.5 µs | 33.3× | 33.3× | 333 M | 16 | 53 % | 8 |"));
     CHECK(has(eval_part, "† noisy: (p90 − p10) / median above 25 %"));
     // Generation rows have no unfused baseline and no GFLOP/s; 120 B x 10,000 in 0.45 ms = 2.67 GB/s, 9 % of 30.
     CHECK(has(gen_part, "| fused TBB ×2 | 20.0 µs | 450 µs |"));
@@ -284,8 +291,9 @@ TEST_CASE("report.md: environment, tiers, tables and the generated explanation",
       return r;
     }());
     CHECK(has(md, "## What this means\n\n" + text + "\n"));
-    CHECK(has(text, "At N = 10,000, the fastest evaluation is **fused TBB ×2** at 30.0 µs per call (333 M "
-                    "individuals/s), 33.3× faster than the slowest (unfused)."));
+    CHECK(has(text,
+              "At N = 10,000, the fastest evaluation is **fused TBB ×2** at 30.0 µs per call (333 M "
+              "individuals/s), 33.3× faster than the slowest (unfused)."));
     // 24 flop per 48 bytes = 0.5 flop/byte < ridge 100 GFLOP/s / 30 GB/s = 3.3; 16 / 30 GB/s = 53 %.
     CHECK(has(text, "(0.5 flop/byte), below this machine's ridge point of 3.3 flop/byte"));
     CHECK(has(text, "it is **memory-bound**"));
@@ -295,8 +303,9 @@ TEST_CASE("report.md: environment, tiers, tables and the generated explanation",
     CHECK(has(text, "2 threads evaluate 2.00× faster than one (100 % parallel efficiency)."));
     CHECK(has(text, "Below N = 10,000 the parallel tier loses to the serial one"));
     // 0.45 ms generation / 0.03 ms evaluation = 15x.
-    CHECK(has(text, "A full generation at N = 10,000 takes 450 µs with **fused TBB ×2** (22.2 M individuals/s), "
-                    "15.0× the time of evaluating the population"));
+    CHECK(has(text,
+              "A full generation at N = 10,000 takes 450 µs with **fused TBB ×2** (22.2 M individuals/s), "
+              "15.0× the time of evaluating the population"));
     CHECK(has(text, "There is no GPU backend in this build"));
   }
   SECTION("notes and the missing-plots notice") {
@@ -312,10 +321,12 @@ TEST_CASE("what this means: compute-bound, threads that do not help, no FLOP cou
     r.flops_per_evaluation = 240;
     derive_row_metrics(r);
     const std::string text = what_this_means(r);
-    // TBB x2 at N = 10,000: 240 x 10,000 flop in 0.03 ms = 80 GFLOP/s, 80 % of the 100 GFLOP/s peak; 16 / 30 GB/s = 53 %.
-    CHECK(has(text, "Evaluation does about 5 flop/byte, above this machine's ridge point of 3.3 flop/byte (peak 100.0 "
-                    "GFLOP/s ÷ copy 30.0 GB/s): it is **compute-bound**; the fastest tier reaches 80 GFLOP/s, 80 % of "
-                    "the measured peak, and moves 53 % of the copy bandwidth."));
+    // TBB x2 at N = 10,000: 240 x 10,000 flop in 0.03 ms = 80 GFLOP/s, 80 % of the 100 GFLOP/s peak; 16 / 30 GB/s = 53
+    // %.
+    CHECK(has(text,
+              "Evaluation does about 5 flop/byte, above this machine's ridge point of 3.3 flop/byte (peak 100.0 "
+              "GFLOP/s ÷ copy 30.0 GB/s): it is **compute-bound**; the fastest tier reaches 80 GFLOP/s, 80 % of "
+              "the measured peak, and moves 53 % of the copy bandwidth."));
   }
   SECTION("two threads as fast as one") {
     for (auto& row : r.rows)
@@ -330,8 +341,9 @@ TEST_CASE("what this means: compute-bound, threads that do not help, no FLOP cou
   SECTION("unknown FLOPs: no roofline position, and no roofline chart") {
     r.flops_per_evaluation = 0;
     derive_row_metrics(r);
-    CHECK(has(what_this_means(r), "not counted, so there is no roofline position; the fastest tier moves 53 % of the "
-                                  "copy bandwidth, so it is **memory-bound**."));
+    CHECK(has(what_this_means(r),
+              "not counted, so there is no roofline position; the fastest tier moves 53 % of the "
+              "copy bandwidth, so it is **memory-bound**."));
     const plot_inputs in = gnuplot_inputs(r);
     CHECK(std::find(in.images.begin(), in.images.end(), "roofline.svg") == in.images.end());
     REQUIRE(in.omitted.size() == 1);
@@ -510,8 +522,7 @@ struct saved_spec {
   bool noisy;
 };
 
-path save(const scratch_dir& d, const std::string& name, const std::vector<saved_spec>& rows,
-          const std::string& cpu) {
+path save(const scratch_dir& d, const std::string& name, const std::vector<saved_spec>& rows, const std::string& cpu) {
   bench_report r = report_test::tiny_report();
   r.environment.cpu_model = cpu;
   r.rows.clear();
@@ -586,7 +597,8 @@ TEST_CASE("compare_reports: repeated keys match in order; mismatched problems wa
   b.problem = "q";
   a.precision = b.precision = "double";
   a.rows = {{"fused", "eval", "serial", 1, 10, 1.0, false}, {"fused", "eval", "serial", 1, 10, 3.0, false}};
-  b.rows = {{"fused", "eval", "serial", 1, 10, 2.0, false}, {"fused", "eval", "serial", 1, 10, 6.0, false},
+  b.rows = {{"fused", "eval", "serial", 1, 10, 2.0, false},
+            {"fused", "eval", "serial", 1, 10, 6.0, false},
             {"fused", "eval", "serial", 1, 10, 9.0, false}};
   const comparison c = compare_reports(a, b);
   REQUIRE(c.matched.size() == 2);
@@ -613,21 +625,26 @@ TEST_CASE("load_saved_report rejects what is not a ga-bench report, naming the f
   CHECK_THROWS_WITH(load_saved_report(file("other.json", R"({"schema_version":2,"tool":"x"})")),
                     Catch::Contains("not a ga-bench report"));
   CHECK_THROWS_WITH(
-      load_saved_report(file("future.json", R"({"schema_version":99,"tool":"ga-bench","problem":"p","precision":"double","rows":[]})")),
+      load_saved_report(file(
+          "future.json", R"({"schema_version":99,"tool":"ga-bench","problem":"p","precision":"double","rows":[]})")),
       Catch::Contains("schema_version 99 is not supported"));
   CHECK_THROWS_WITH(load_saved_report(file("nomedian.json", R"({"schema_version":2,"tool":"ga-bench","problem":"p",)"
-                                                            R"("precision":"double","rows":[)" + row + "}]}")),
+                                                            R"("precision":"double","rows":[)" +
+                                                                row + "}]}")),
                     Catch::Contains("rows[0]: missing key 'median_ms'"));
   CHECK_THROWS_WITH(load_saved_report(file("zero.json", R"({"schema_version":2,"tool":"ga-bench","problem":"p",)"
-                                                        R"("precision":"double","rows":[)" + row + R"(,"median_ms":0}]})")),
+                                                        R"("precision":"double","rows":[)" +
+                                                            row + R"(,"median_ms":0}]})")),
                     Catch::Contains("expected a positive time"));
   CHECK_THROWS_WITH(load_saved_report(file("type.json", R"({"schema_version":2,"tool":"ga-bench","problem":"p",)"
-                                                        R"("precision":"double","rows":[)" + row + R"(,"median_ms":"1"}]})")),
+                                                        R"("precision":"double","rows":[)" +
+                                                            row + R"(,"median_ms":"1"}]})")),
                     Catch::Contains("'median_ms' is string, expected a number"));
   CHECK_THROWS_AS(load_saved_report(file("bad2.json", "[]")), config_error);
   // Schema 1 (ga-bench --json before reports: no "noisy") still compares.
   const saved_report v1 = load_saved_report(file("v1.json", R"({"schema_version":1,"tool":"ga-bench","problem":"p",)"
-                                                            R"("precision":"double","rows":[)" + row + R"(,"median_ms":2.5}]})"));
+                                                            R"("precision":"double","rows":[)" +
+                                                                row + R"(,"median_ms":2.5}]})"));
   REQUIRE(v1.rows.size() == 1);
   CHECK(v1.rows[0].median_ms == 2.5);
   CHECK_FALSE(v1.rows[0].noisy);
@@ -658,8 +675,8 @@ TEST_CASE("ga-bench --report DIR end to end on a tiny sweep, then --compare", "[
   // Per N: object and unfused evaluation, then fused serial, TBB x1 and TBB x2, each eval and generation.
   REQUIRE(j["rows"].size() == 2 * 8);
   for (const std::size_t n : {100, 1000}) {
-    for (const auto& [tier, backend, threads] :
-         std::vector<std::tuple<std::string, std::string, int>>{{"fused", "serial", 1}, {"fused", "tbb", 1}, {"fused", "tbb", 2}}) {
+    for (const auto& [tier, backend, threads] : std::vector<std::tuple<std::string, std::string, int>>{
+             {"fused", "serial", 1}, {"fused", "tbb", 1}, {"fused", "tbb", 2}}) {
       CHECK(json_row(j["rows"], tier, "eval", backend, threads, n)["repeats"].get<int>() >= 2);
       CHECK(json_row(j["rows"], tier, "generation", backend, threads, n)["median_ms"].get<double>() > 0);
     }
@@ -702,5 +719,6 @@ TEST_CASE("ga-bench --report sweeps 10^2, 10^4, 9x10^5 and 10^6 by default", "[r
   std::vector<std::size_t> sizes;
   for (const auto& row : j["rows"]) sizes.push_back(row["population"].get<std::size_t>());
   CHECK(sizes == std::vector<std::size_t>{100, 10000, 900000, 1000000});
-  CHECK(has(slurp(d / "sweep" / "report.md"), "| configuration | N = 100 | N = 10,000 | N = 900,000 | N = 1,000,000 |"));
+  CHECK(
+      has(slurp(d / "sweep" / "report.md"), "| configuration | N = 100 | N = 10,000 | N = 900,000 | N = 1,000,000 |"));
 }
