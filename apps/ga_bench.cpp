@@ -30,6 +30,7 @@
 #include "fusedga/report/bench_expression.hpp"
 #include "fusedga/report/atomic_file.hpp"
 #include "fusedga/report/bench_json.hpp"
+#include "fusedga/report/bench_cuda.hpp"
 #include "fusedga/report/bench_runner.hpp"
 #include "fusedga/report/bench_table.hpp"
 #include "fusedga/report/bench_target.hpp"
@@ -136,7 +137,10 @@ int run(int argc, char** argv) {
       app.add_option("--sizes", sizes_text,
                      "population sizes, comma-separated (default 1000,100000,900000; with --report 100,10000,900000,1000000)")
           ->delimiter(',');
-  app.add_option("--backends", backends_text, "fused-tier backends: serial, tbb (default serial,tbb)")->delimiter(',');
+  app.add_option("--backends", backends_text,
+                 "fused-tier backends: serial, tbb, cuda (default serial,tbb; cuda: device-resident and with "
+                 "host<->device transfer, timed with CUDA events)")
+      ->delimiter(',');
   app.add_option("--threads", threads, "TBB thread counts (default 1, 2, 4, ... up to all cores)")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
@@ -205,14 +209,15 @@ int run(int argc, char** argv) {
   fusedga::bench_plan plan;
   for (const auto& s : sizes_text) plan.sizes.push_back(parse_size(s));
   const auto kinds = parse_choices<fusedga::backend_kind>(
-      backends_text, "--backends", {{"serial", fusedga::backend_kind::serial}, {"tbb", fusedga::backend_kind::tbb}});
+      backends_text, "--backends",
+      {{"serial", fusedga::backend_kind::serial}, {"tbb", fusedga::backend_kind::tbb}, {"cuda", fusedga::backend_kind::cuda}});
   const int cores = ::tbb::info::default_concurrency();
   if (threads.empty()) threads = default_thread_counts(cores);
   std::vector<std::string> notes;
   for (const int t : threads)
     if (t > cores) notes.push_back(fmt::format("--threads {} exceeds the {} cores available (oversubscribed)", t, cores));
   for (const auto k : kinds) {
-    if (k == fusedga::backend_kind::serial) plan.backends.push_back({k, 1});
+    if (k == fusedga::backend_kind::serial || k == fusedga::backend_kind::cuda) plan.backends.push_back({k, 1});
     else
       for (const int t : threads) plan.backends.push_back({k, t});
   }
@@ -241,7 +246,7 @@ int run(int argc, char** argv) {
   };
   fusedga::bench_report report = cfg.problem.expression
                                      ? fusedga::run_expression_bench(cfg, plan, baseline, progress)
-                                     : fusedga::run_bench(*fusedga::entry_for(cfg).bench(cfg), plan, progress);
+                                     : fusedga::run_bench_with_cuda(cfg, plan, progress);  // CPU rows, then CUDA rows
   report.problem = cfg.problem.builtin;
   report.source = cfg.source;
   report.precision = fusedga::to_string(cfg.precision);

@@ -58,8 +58,11 @@ class progress_line {
 
 void print_summary(const fusedga::Result& r, const fusedga::run_info& info) {
   fmt::print("problem      {}\n", info.problem);
-  fmt::print("backend      {} ({} thread{}), {}\n", info.backend, info.threads, info.threads == 1 ? "" : "s",
-             info.precision);
+  if (info.backend == "cuda")
+    fmt::print("backend      cuda ({}), {}\n", fusedga::cuda_device_line(), info.precision);
+  else
+    fmt::print("backend      {} ({} thread{}), {}\n", info.backend, info.threads, info.threads == 1 ? "" : "s",
+               info.precision);
   fmt::print("generations  {} (stop: {})\n", r.generations, fusedga::to_string(r.reason));
   fmt::print("evaluations  {}\n", r.evaluations);
   fmt::print("time         {:.3f} s\n", r.wall_time_s);
@@ -128,7 +131,12 @@ int run(int argc, char** argv) {
   if (!history_path.empty()) cfg.output.history = history_path;
 
   std::string notice;
+  const fusedga::backend_kind requested = cfg.backend;
   cfg.backend = fusedga::resolve_backend(cfg.backend, &notice);
+  if (requested == fusedga::backend_kind::automatic && cfg.backend == fusedga::backend_kind::cuda && cfg.problem.expression) {
+    cfg.backend = fusedga::backend_kind::tbb;  // expression problems are evaluated on the CPU only
+    notice = "backend auto: expression problems run on the CPU backends; using tbb";
+  }
   if (!notice.empty() && !quiet) fmt::print(stderr, "{}\n", notice);
 
   progress_line progress(!quiet && ::isatty(STDERR_FILENO) != 0, cfg.ga.generations);

@@ -14,6 +14,9 @@
 #include "fusedga/core/error.hpp"
 #include "fusedga/engine/solve.hpp"
 #include "fusedga/report/bench_target_impl.hpp"
+#if defined(FUSEDGA_WITH_CUDA)
+#include "cuda/cuda_entry.hpp"
+#endif
 
 namespace fusedga::detail {
 
@@ -41,6 +44,18 @@ Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& 
     case backend_kind::tbb:
       threads_used = cfg.threads > 0 ? cfg.threads : ::tbb::info::default_concurrency();
       return solve(problem, o, backend::tbb{cfg.threads});
+    case backend_kind::cuda:
+#if defined(FUSEDGA_WITH_CUDA)
+      if constexpr (!has_batch_evaluation<Problem>::value) {
+        threads_used = 0;
+        return cuda_solve(problem, o, backend::cuda{});
+      } else {
+        throw backend_unavailable("backend cuda: expression problems run on the CPU backends only (serial, tbb); "
+                                  "use backend: tbb, or a built-in problem");
+      }
+#else
+      throw backend_unavailable("backend cuda: this build has no CUDA backend (built backends: serial, tbb)");
+#endif
     default:
       throw backend_unavailable(std::string("backend ") + to_string(cfg.backend) + " is not built");
   }
@@ -68,6 +83,13 @@ problem_entry make_entry(std::string name, std::string description, std::vector<
       return make_bench_target(make(real_tag<float>{}, cfg.problem.params), cfg);
     return make_bench_target(make(real_tag<double>{}, cfg.problem.params), cfg);
   };
+#if defined(FUSEDGA_WITH_CUDA)
+  e.cuda_bench = [make](const run_config& cfg) -> std::unique_ptr<cuda_bench_target> {
+    if (cfg.precision == precision_kind::float32)
+      return make_cuda_bench_target(make(real_tag<float>{}, cfg.problem.params), cfg);
+    return make_cuda_bench_target(make(real_tag<double>{}, cfg.problem.params), cfg);
+  };
+#endif
   return e;
 }
 

@@ -4,6 +4,9 @@
 
 #include "fusedga/core/error.hpp"
 #include "registry/entry.hpp"
+#if defined(FUSEDGA_WITH_CUDA)
+#include "fusedga/backends/cuda/device.hpp"
+#endif
 
 namespace fusedga {
 
@@ -25,13 +28,41 @@ const problem_entry* find_problem(const std::string& name) {
   return nullptr;
 }
 
-std::vector<std::string> built_backends() { return {"serial", "tbb"}; }
+std::vector<std::string> built_backends() {
+  if (cuda_built()) return {"serial", "tbb", "cuda"};
+  return {"serial", "tbb"};
+}
+
+#if defined(FUSEDGA_WITH_CUDA)
+bool cuda_built() { return true; }
+namespace {
+const cuda_device_status& device_status() {
+  static const cuda_device_status status = probe_cuda_device(0);  // once per process
+  return status;
+}
+}  // namespace
+std::string cuda_unavailable_reason() { return device_status().usable ? std::string() : device_status().reason; }
+std::string cuda_device_line() { return describe(device_status()); }
+#else
+bool cuda_built() { return false; }
+std::string cuda_unavailable_reason() { return "this build has no CUDA backend"; }
+std::string cuda_device_line() { return "none: no GPU backend in this build"; }
+#endif
 
 backend_kind resolve_backend(backend_kind requested, std::string* notice) {
-  if (requested == backend_kind::cuda)
-    throw backend_unavailable("backend cuda: this build has no CUDA backend (built backends: serial, tbb)");
+  if (requested == backend_kind::cuda) {
+    if (!cuda_built())
+      throw backend_unavailable("backend cuda: this build has no CUDA backend (built backends: serial, tbb)");
+    const std::string why = cuda_unavailable_reason();
+    if (!why.empty())
+      throw backend_unavailable("backend cuda: no usable GPU: " + why + " (built backends: serial, tbb, cuda)");
+    return requested;
+  }
   if (requested == backend_kind::automatic) {
-    if (notice) *notice = "backend auto: no CUDA backend in this build; using tbb";
+    const std::string why = cuda_unavailable_reason();
+    if (why.empty()) return backend_kind::cuda;
+    if (notice) *notice = cuda_built() ? "backend auto: no usable GPU (" + why + "); using tbb"
+                                       : "backend auto: no CUDA backend in this build; using tbb";
     return backend_kind::tbb;
   }
   return requested;
@@ -48,6 +79,8 @@ Result run(const run_config& cfg, const run_hooks& hooks, int* threads_used) {
   const problem_entry entry = entry_for(cfg);
   run_config resolved = cfg;
   resolved.backend = resolve_backend(cfg.backend, nullptr);
+  if (cfg.backend == backend_kind::automatic && resolved.backend == backend_kind::cuda && cfg.problem.expression)
+    resolved.backend = backend_kind::tbb;  // expression problems are evaluated on the CPU only
   int threads = 0;
   Result r = entry.run(resolved, hooks, threads);
   if (threads_used) *threads_used = threads;

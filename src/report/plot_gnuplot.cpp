@@ -160,14 +160,22 @@ void roofline_plot(const bench_report& r, plot_inputs& in, std::string& gp) {
     return;
   }
   const std::size_t n = sizes.back();
-  std::string dat = fmt::format("# ga-bench: evaluation rows at N = {}: arithmetic intensity (flop/byte), GFLOP/s, label\n", n);
-  double lo = 1e300, hi = 0, ymax = 0;
+  std::string dat = fmt::format(
+      "# ga-bench: evaluation rows at N = {}: arithmetic intensity (flop/byte), GFLOP/s, label, label side\n"
+      "# (rows by GFLOP/s; side 0 = label right of the point, 1 = left, alternating so neighbours do not overlap)\n",
+      n);
+  std::vector<const bench_row*> points;
   for (const bench_row* c : configurations(r.rows, "eval"))
-    if (const bench_row* row = find_row(r.rows, *c, "eval", n); row && row->arithmetic_intensity > 0) {
-      dat += fmt::format("{} {} {}\n", row->arithmetic_intensity, row->gflop_per_s, data_label(row_label(*row, true)));
-      lo = std::min(lo, row->arithmetic_intensity);
-      hi = std::max(hi, row->arithmetic_intensity);
-    }
+    if (const bench_row* row = find_row(r.rows, *c, "eval", n); row && row->arithmetic_intensity > 0) points.push_back(row);
+  std::stable_sort(points.begin(), points.end(),
+                   [](const bench_row* a, const bench_row* b) { return a->gflop_per_s < b->gflop_per_s; });
+  double lo = 1e300, hi = 0, ymax = 0;
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    const bench_row& row = *points[k];
+    dat += fmt::format("{} {} {} {}\n", row.arithmetic_intensity, row.gflop_per_s, data_label(row_label(row, true)), k % 2);
+    lo = std::min(lo, row.arithmetic_intensity);
+    hi = std::max(hi, row.arithmetic_intensity);
+  }
   for (const auto& [bw, peak] : roofs) {
     lo = std::min(lo, peak / bw);  // the ridge points
     hi = std::max(hi, peak / bw);
@@ -193,7 +201,8 @@ void roofline_plot(const bench_report& r, plot_inputs& in, std::string& gp) {
                       gp_string(fmt::format("{} thread{}: {:.1f} GB/s copy, {:.1f} GFLOP/s peak", roof_threads[k],
                                             roof_threads[k] == 1 ? "" : "s", roofs[k].first, roofs[k].second)));
   gp += "'roofline.dat' using 1:2 with points pt 7 ps 1.5 title 'measured', \\\n"
-        "       'roofline.dat' using 1:2:3 with labels left offset 1,0 notitle\n";
+        "       'roofline.dat' using 1:($4 == 0 ? $2 : 1/0):3 with labels left offset 1,0 notitle, \\\n"
+        "       'roofline.dat' using 1:($4 == 1 ? $2 : 1/0):3 with labels right offset -1,0 notitle\n";
   gp += "  set output\n  unset logscale\n  set xrange [*:*]\n  set yrange [*:*]\n}\n";
   in.images.push_back("roofline.svg");
   in.images.push_back("roofline.png");

@@ -49,6 +49,12 @@ std::string rate(double per_s) {
   return fmt::format("{:.3g}", per_s);
 }
 
+/// A count for prose: whole numbers with thousands separators ("1,024"), others to 3 significant digits.
+std::string amount(double v) {
+  if (v >= 0 && v < 1e15 && v == std::floor(v)) return with_commas(static_cast<std::size_t>(v));
+  return fmt::format("{:.3g}", v);
+}
+
 std::string percent(double fraction) { return fmt::format("{:.0f} %", 100 * fraction); }
 
 std::string per_thread_list(const std::map<int, double>& m, const char* unit) {
@@ -222,6 +228,12 @@ void workload_section(const bench_report& r, const std::string& workload, std::s
                           row->copy_gb_per_s > 0 ? percent(row->copy_fraction) : "–",
                           row->gflop_per_s > 0 ? fmt::format("{:.3g}", row->gflop_per_s) : "–");
   md += "\n";
+  const bool above_copy = std::any_of(r.rows.begin(), r.rows.end(),
+                                      [&](const bench_row& row) { return row.workload == workload && row.copy_fraction > 1; });
+  if (above_copy)
+    md += fmt::format("% of copy above 100 %: at those sizes the population fits in the CPU caches, which deliver more "
+                      "than the main-memory copy bandwidth the probe measures ({} MiB arrays).\n\n",
+                      r.environment.copy_array_bytes >> 20);
   if (any_noisy)
     md += fmt::format("{} noisy: (p90 − p10) / median above {:.0f} % — the machine was busy or the call is too short "
                       "for a steady timing; read its ratios with care.\n\n",
@@ -257,16 +269,16 @@ std::string what_this_means(const bench_report& r) {
         const double ai = best->arithmetic_intensity;
         if (ai < ridge) {
           std::string t = fmt::format(
-              "Evaluation does about {:.3g} operations per {:.3g} bytes moved ({:.2g} flop/byte), below this "
+              "Evaluation does about {} operations per {} bytes moved ({:.2g} flop/byte), below this "
               "machine's ridge point of {:.2g} flop/byte (peak {:.1f} GFLOP/s ÷ copy {:.1f} GB/s at {} thread{}): it "
               "is **memory-bound**, so the attainable rate is the copy bandwidth, and the fastest tier reaches {} of it",
-              r.flops_per_evaluation, bytes_per, ai, ridge, peak, bw, best->threads, best->threads == 1 ? "" : "s",
+              amount(r.flops_per_evaluation), amount(bytes_per), ai, ridge, peak, bw, best->threads, best->threads == 1 ? "" : "s",
               percent(best->copy_fraction));
           t += best->copy_fraction >= 0.5
                    ? " — close to what the memory system delivers, which is why fusing passes (fewer bytes moved) is "
                      "what speeds it up, not faster arithmetic."
-                   : fmt::format(" — the gap to the roof is instruction work (math-function calls, the rank key, "
-                                 "loop overhead) rather than memory: {:.3g} GFLOP/s is {} of peak.",
+                   : fmt::format(" — the rest of the gap is instruction work (the arithmetic, math functions, "
+                                 "the rank key, loop overhead) or latency, not memory: {:.3g} GFLOP/s is {} of peak.",
                                  best->gflop_per_s, percent(best->gflop_per_s / peak));
           s.push_back(t);
         } else {
@@ -292,13 +304,15 @@ std::string what_this_means(const bench_report& r) {
     for (const char* tier : {"fused", "fused-jit"})
       for (const char* backend : {"serial", "tbb"})
         if (!fused1) fused1 = row_of(r.rows, tier, backend, 1, "eval", n);
-    if (unfused && fused1)
-      s.push_back(fmt::format(
-          "Fusion alone (one thread, {} against {}) is worth {}: the unfused tier makes a pass over memory per "
-          "operation and writes a temporary each time, so it moves many times the {:.3g} bytes per individual that "
-          "one fused pass needs.",
-          row_label(*fused1), unfused->tier, times(unfused->median_ms / fused1->median_ms),
-          double(fused1->bytes) / double(n)));
+    if (unfused && fused1) {
+      const double x = unfused->median_ms / fused1->median_ms;
+      s.push_back(x >= 1 ? fmt::format("Fusion alone (one thread, {} against {}) is worth {}: the unfused tier makes a "
+                                       "pass over memory per operation and writes a temporary each time, so it moves "
+                                       "many times the {} bytes per individual that one fused pass needs.",
+                                       row_label(*fused1), unfused->tier, times(x), amount(double(fused1->bytes) / double(n)))
+                         : fmt::format("On one thread {} is not faster than {} here ({} its speed).", row_label(*fused1),
+                                       unfused->tier, times(x)));
+    }
     // Threads: the most threads of the fused family against one thread of the same tier.
     const bench_row* many = nullptr;
     for (const auto& row : r.rows)

@@ -230,7 +230,9 @@ TEST_CASE("write_report_dir writes every file; CSV and JSON agree row by row", "
   CHECK(has(time_dat, "index 0: eval, object"));
   CHECK(has(time_dat, "10000 0.4 "));
   const std::string roofline_dat = slurp(d / "report" / "roofline.dat");
-  CHECK(has(roofline_dat, "0.5 8 \"fused TBB x2\""));
+  // Points by GFLOP/s (unfused 0.24 ... TBB x2 8), labels alternately right (0) and left (1) of the point.
+  CHECK(has(roofline_dat, "0.5 0.24 \"unfused\" 0\n0.5 0.6 \"object\" 1\n"));
+  CHECK(has(roofline_dat, "0.5 8 \"fused TBB x2\" 0\n"));
 }
 
 TEST_CASE("report.md: environment, tiers, tables and the generated explanation", "[report]") {
@@ -295,7 +297,8 @@ TEST_CASE("report.md: environment, tiers, tables and the generated explanation",
               "At N = 10,000, the fastest evaluation is **fused TBB ×2** at 30.0 µs per call (333 M "
               "individuals/s), 33.3× faster than the slowest (unfused)."));
     // 24 flop per 48 bytes = 0.5 flop/byte < ridge 100 GFLOP/s / 30 GB/s = 3.3; 16 / 30 GB/s = 53 %.
-    CHECK(has(text, "(0.5 flop/byte), below this machine's ridge point of 3.3 flop/byte"));
+    CHECK(has(text, "Evaluation does about 24 operations per 48 bytes moved (0.5 flop/byte), below this machine's ridge "
+                    "point of 3.3 flop/byte"));
     CHECK(has(text, "it is **memory-bound**"));
     CHECK(has(text, "the fastest tier reaches 53 % of it"));
     // 1.0 ms unfused / 0.05 ms fused serial = 20x; 0.06 / 0.03 = 2x on two threads.
@@ -349,6 +352,20 @@ TEST_CASE("what this means: compute-bound, threads that do not help, no FLOP cou
     REQUIRE(in.omitted.size() == 1);
     CHECK(has(in.omitted[0], "FLOPs per evaluation of this problem are unknown"));
   }
+}
+
+TEST_CASE("report.md explains % of copy above 100 % (a population in cache)", "[report]") {
+  bench_report r = report_test::tiny_report();
+  derive_row_metrics(r);
+  const std::string note = "% of copy above 100 %: at those sizes the population fits in the CPU caches";
+  CHECK_FALSE(has(format_report_markdown(r, {}), note));
+  r.rows[2].copy_fraction = 1.3;  // fused serial eval at N = 100
+  const std::string md = format_report_markdown(r, {});
+  const auto gen = md.find("## Full generation");
+  CHECK(has(md.substr(0, gen), note));
+  CHECK(has(md.substr(0, gen), "(1 MiB arrays)"));
+  CHECK_FALSE(has(md.substr(gen), note));
+  CHECK(has(md, "| 100 | fused serial | 500 ns | 475 ns – 525 ns | 20.0× | 20.0× | 200 M | 9.6 | 130 % |"));
 }
 
 TEST_CASE("without gnuplot the report is complete, with a notice instead of plots", "[report]") {

@@ -14,7 +14,8 @@
 
 namespace fusedga {
 
-class bench_target;  // report/bench_target.hpp
+class bench_target;       // report/bench_target.hpp
+class cuda_bench_target;  // report/bench_cuda.hpp
 
 /// A numeric parameter of a built-in problem (`problem.params` in YAML).
 struct param_spec {
@@ -44,6 +45,9 @@ struct problem_entry {
   std::function<Result(const run_config& cfg, const run_hooks& hooks, int& threads_used)> run;
   /// Creates a benchmark target (report/bench_target.hpp) for `cfg`.
   std::function<std::unique_ptr<bench_target>(const run_config& cfg)> bench;
+  /// Creates the CUDA tiers' benchmark target (report/bench_cuda.hpp); empty when the CUDA backend is not built
+  /// or the problem cannot run on it (expression problems).
+  std::function<std::unique_ptr<cuda_bench_target>(const run_config& cfg)> cuda_bench;
 };
 
 /// How an expression problem will be evaluated, and why (ga-run --explain).
@@ -74,11 +78,24 @@ const std::vector<problem_entry>& builtin_problems();
 const problem_entry* find_problem(const std::string& name);
 
 /**
- * The backend that `requested` means in this build: `automatic` becomes
- * `cuda` when built and a GPU is present, else `tbb` (with a one-line
- * `notice`). @throws backend_unavailable for a backend that is not built.
+ * The backend that `requested` means in this build and on this machine:
+ * `automatic` becomes `cuda` when the CUDA backend is built and a GPU is
+ * usable, else `tbb` with a one-line `notice` saying why. Probes the GPU once
+ * per process (cuda_device_status).
+ * @throws backend_unavailable for `cuda` when it is not built or no GPU is usable (the message names the reason and
+ *         lists the built backends).
  */
 backend_kind resolve_backend(backend_kind requested, std::string* notice = nullptr);
+
+/// Whether this build has the CUDA backend (FUSEDGA_WITH_CUDA).
+bool cuda_built();
+
+/// Empty when a GPU is usable by the CUDA backend, else why not ("this build has no CUDA backend", "no NVIDIA
+/// driver is installed ...", ...). Probes once per process.
+std::string cuda_unavailable_reason();
+
+/// One line describing the GPU the cuda backend runs on (name, compute capability, memory, driver), or "none: reason".
+std::string cuda_device_line();
 
 /// Runs `cfg` through the registry: resolves `backend: auto`, checks the
 /// backend is built (@throws backend_unavailable listing the built ones) and

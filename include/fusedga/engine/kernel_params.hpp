@@ -68,4 +68,32 @@ struct kernel_params {
   std::uint32_t pairs() const { return (children() + 1) / 2; }
 };
 
+/// The kernel parameters of a run (bounds left empty: the caller points them at its own copy). Shared by every backend.
+template <class Problem>
+kernel_params<Problem> make_kernel_params(const Problem& p, const ga_options& o, int d) {
+  using fitness = fitness_t<Problem>;
+  kernel_params<Problem> kp{};
+  kp.problem = p;
+  kp.dimension = d;
+  kp.population = static_cast<std::uint32_t>(o.population);
+  kp.elitism = static_cast<std::uint32_t>(o.elitism);
+  kp.rng = counter_rng::from_seed(o.seed);
+  kp.tournament_size = o.selection.tournament_size;
+  kp.crossover = o.crossover.kind;
+  kp.crossover_rate = o.crossover.rate;
+  kp.sbx_op = sbx{o.crossover.eta};
+  kp.blx_op = blx_alpha{o.crossover.alpha};
+  kp.point_op = point_crossover{o.crossover.kind == crossover_kind::two_point ? 2 : 1};
+  const double rate = o.mutation.rate ? *o.mutation.rate : 1.0 / d;
+  kp.mutation = o.mutation.kind;
+  kp.polynomial_op = polynomial_mutation{rate, o.mutation.eta};
+  kp.gaussian_op = gaussian_mutation{rate, o.mutation.sigma};
+  kp.reset_op = uniform_reset_mutation{rate};
+  kp.creep_op = creep_mutation{rate, o.mutation.step};
+  kp.rule = o.constraints.rule;
+  kp.penalty_weight = static_cast<fitness>(o.constraints.penalty_weight);
+  kp.equality_tolerance = static_cast<fitness>(o.constraints.equality_tolerance);
+  return kp;
+}
+
 }  // namespace fusedga::detail

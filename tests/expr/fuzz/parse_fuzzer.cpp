@@ -5,9 +5,10 @@
 // expression_error; on success the printer must handle the program and its
 // output must parse back to the same text.
 //
-//   clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address -Iinclude -Isrc \
-//     tests/expr/fuzz/parse_fuzzer.cpp src/expr/{lexer,diagnostics,check,parse,print}.cpp -lfmt -o parse_fuzzer
-//   ./parse_fuzzer -max_total_time=60 tests/expr/fuzz/corpus
+// Built by CMake with clang (tests/expr/fuzz/CMakeLists.txt: target parse_fuzzer);
+// by hand: clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address -Iinclude -Isrc
+//   tests/expr/fuzz/parse_fuzzer.cpp src/expr/{lexer,diagnostics,check,parse,print}.cpp -lfmt -o parse_fuzzer
+// then: ./parse_fuzzer -max_total_time=60 tests/expr/fuzz/corpus
 
 #include <cstddef>
 #include <cstdint>

@@ -1,0 +1,200 @@
+#pragma once
+/// @file geometry.hpp
+/// Launch geometry and device-memory sizing of the CUDA engine: plain host
+/// arithmetic, no CUDA headers, unit-tested without a GPU.
+///
+/// Kernels (kernels.cuh):
+///  - evaluation: a block evaluates a *tile* of consecutive individuals; when
+///    the tile's rows fit in shared memory they are first copied there with
+///    coalesced 16-byte loads (rows of consecutive individuals are one
+///    contiguous range), then each thread evaluates one row from shared memory.
+///  - offspring, short genomes (d <= kStagedGenes): one thread per child pair;
+///    the pair's children are built in a shared-memory tile, evaluated from it
+///    and copied to their rows with coalesced stores.
+///  - offspring, long genomes: one warp per group of 16 pairs; lanes walk the
+///    genes of a pair (coalesced parent loads and child stores), then each lane
+///    evaluates one of the 32 children from shared memory.
+///  - summaries: every block writes its objective sum, feasible count and best
+///    candidates; one single-block kernel combines them (statistics, elites,
+///    best-so-far).
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace fusedga::detail::cuda_geometry {
+
+/// Shared memory a block may use without opting in (all GPUs since Kepler).
+inline constexpr std::size_t kSharedBudget = 48 * 1024;
+/// Genomes of up to this many genes use the thread-per-pair offspring kernel (the CPU's staging limit).
+inline constexpr int kShortGenes = 32;
+/// Threads of the long-genome offspring kernel's block (one warp) and its pairs per block.
+inline constexpr int kLongThreads = 32;
+inline constexpr int kLongPairs = kLongThreads / 2;
+/// Elites (top-E) chosen by the block-level selection; larger E sorts the population's keys (CUB radix sort).
+inline constexpr int kMaxFastElites = 8;
+/// Threads of the single-block summary kernel.
+inline constexpr int kFinishThreads = 512;
+
+/// One kernel launch.
+struct launch {
+  std::uint32_t blocks = 0;
+  std::uint32_t threads = 0;
+  std::size_t shared_bytes = 0;  ///< dynamic shared memory per block
+  std::uint32_t per_block = 0;   ///< individuals (evaluation) or pairs (offspring) per block
+  bool staged = false;           ///< rows staged in shared memory (else read from global memory)
+};
+
+inline std::uint32_t ceil_div(std::size_t a, std::size_t b) { return static_cast<std::uint32_t>((a + b - 1) / b); }
+
+/**
+ * Evaluation of `n` individuals of `d` genes of `gene_bytes` each: tiles of
+ * 128, 64 or 32 individuals (the largest whose rows fit in kSharedBudget),
+ * one thread each; genomes too long for a 32-row tile are read straight from
+ * global memory by 128-thread blocks.
+ */
+inline launch evaluation_launch(std::size_t n, int d, std::size_t gene_bytes) {
+  launch l;
+  const std::size_t row = static_cast<std::size_t>(d) * gene_bytes;
+  for (const std::uint32_t tile : {128u, 64u, 32u}) {
+    if (tile * row <= kSharedBudget) {
+      l.per_block = tile;
+      l.threads = tile;
+      l.shared_bytes = (tile * row + 15) / 16 * 16;
+      l.staged = true;
+      break;
+    }
+  }
+  if (!l.staged) {
+    l.per_block = 128;
+    l.threads = 128;
+  }
+  l.blocks = ceil_div(n, l.per_block);
+  return l;
+}
+
+/** Offspring of `pairs` pairs: thread per pair for d <= kShortGenes (128, 64 or 32 pairs per block), else a warp per 16 pairs. */
+inline launch offspring_launch(std::size_t pairs, int d, std::size_t gene_bytes) {
+  launch l;
+  const std::size_t row = static_cast<std::size_t>(d) * gene_bytes;
+  if (d <= kShortGenes) {
+    l.staged = true;
+    for (const std::uint32_t p : {128u, 64u, 32u}) {
+      l.per_block = p;
+      if (2 * p * row <= kSharedBudget) break;
+    }
+    l.threads = l.per_block;
+    l.shared_bytes = (2 * l.per_block * row + 15) / 16 * 16;
+  } else {
+    l.per_block = kLongPairs;
+    l.threads = kLongThreads;
+    l.staged = 2 * kLongPairs * row <= kSharedBudget;
+    l.shared_bytes = l.staged ? (2 * kLongPairs * row + 15) / 16 * 16 : 0;
+  }
+  l.blocks = ceil_div(pairs, l.per_block);
+  return l;
+}
+
+/// True when the offspring kernel is the thread-per-pair one.
+inline bool short_genome(int d) { return d <= kShortGenes; }
+
+/// Elite candidates each block keeps: E when E <= kMaxFastElites (at least 1, for the best), else 1 (E comes from a sort).
+inline int candidates_per_block(std::size_t elitism) {
+  return elitism <= static_cast<std::size_t>(kMaxFastElites) ? static_cast<int>(std::max<std::size_t>(elitism, 1)) : 1;
+}
+
+/// Whether elites are chosen by sorting all rank keys (E > kMaxFastElites).
+inline bool elites_by_sort(std::size_t elitism) { return elitism > static_cast<std::size_t>(kMaxFastElites); }
+
+/// Device bytes of one run, by purpose.
+struct memory_plan {
+  std::size_t populations = 0;  ///< two populations: (N+1)·(d·gene + 2·fitness + key) each
+  std::size_t summaries = 0;    ///< per-block partial statistics and candidates, elites, best genes, bounds, state
+  std::size_t sort = 0;         ///< CUB radix sort of the keys (E > kMaxFastElites only), without its temporary storage
+  std::size_t total() const { return populations + summaries + sort; }
+};
+
+/// Sizes of the element types of one run.
+struct element_sizes {
+  std::size_t gene, fitness, key;
+};
+
+/// The device memory the CUDA engine allocates for N individuals (exactly what the engine allocates, bar CUB's sort scratch).
+inline memory_plan plan_memory(std::size_t n, int d, element_sizes s, std::size_t elitism) {
+  memory_plan m;
+  const std::size_t rows = n + 1;
+  m.populations = 2 * (rows * static_cast<std::size_t>(d) * s.gene + rows * (2 * s.fitness + s.key));
+  const std::size_t pairs = (n - std::min(elitism, n) + 1) / 2;
+  const std::size_t blocks = std::max<std::size_t>(evaluation_launch(n, d, s.gene).blocks,
+                                                   offspring_launch(pairs, d, s.gene).blocks);
+  const std::size_t cand = static_cast<std::size_t>(candidates_per_block(elitism));
+  const std::size_t candidate_bytes = 16;  // key (<= 8) + slot, padded
+  const std::size_t totals_bytes = 16;     // objective sum (double) + feasible count, padded
+  m.summaries = blocks * (totals_bytes + cand * candidate_bytes) + elitism * 4 + static_cast<std::size_t>(d) * s.gene * 3 +
+                1024;  // state block
+  if (elites_by_sort(elitism)) m.sort = n * (s.key + 4 + 4);  // keys out, slots in, slots out
+  return m;
+}
+
+/// Slack kept free on the device beyond the plan (CUB scratch, CUDA graphs, the runtime's own allocations).
+inline std::size_t reserve_bytes(std::size_t total_device_bytes) {
+  return std::max<std::size_t>(std::size_t(64) << 20, total_device_bytes / 100);
+}
+
+/**
+ * The largest population whose plan fits in `free_bytes` minus the reserve
+ * (0 when not even 2 fit). Memory grows linearly in N, so this is a bisection
+ * over plan_memory. O(log N).
+ */
+inline std::size_t max_population(std::size_t free_bytes, std::size_t total_device_bytes, int d, element_sizes s,
+                                  std::size_t elitism) {
+  const std::size_t reserve = reserve_bytes(total_device_bytes);
+  if (free_bytes <= reserve) return 0;
+  const std::size_t budget = free_bytes - reserve;
+  const auto fits = [&](std::size_t n) {
+    memory_plan m = plan_memory(n, d, s, elitism);
+    if (elites_by_sort(elitism)) m.sort += 2 * n * s.key;  // CUB's scratch, roughly
+    return m.total() <= budget;
+  };
+  std::size_t lo = 1, hi = std::size_t(1) << 31;
+  if (!fits(2)) return 0;
+  while (hi - lo > 1) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+/// "1.5 GiB", "12.0 MiB", "512 B".
+inline std::string human_bytes(std::size_t b) {
+  char buf[32];
+  const double v = static_cast<double>(b);
+  if (v >= 1024.0 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f GiB", v / (1024.0 * 1024 * 1024));
+  else if (v >= 1024.0 * 1024) std::snprintf(buf, sizeof buf, "%.1f MiB", v / (1024.0 * 1024));
+  else if (v >= 1024.0) std::snprintf(buf, sizeof buf, "%.1f KiB", v / 1024.0);
+  else std::snprintf(buf, sizeof buf, "%zu B", b);
+  return buf;
+}
+
+/**
+ * The error text for a population that does not fit: what it needs, what is
+ * free, and how many individuals would fit. Empty when it fits.
+ */
+inline std::string check_fits(std::size_t n, int d, element_sizes s, std::size_t elitism, std::size_t free_bytes,
+                              std::size_t total_device_bytes, const std::string& device_name) {
+  memory_plan m = plan_memory(n, d, s, elitism);
+  if (elites_by_sort(elitism)) m.sort += 2 * n * s.key;
+  const std::size_t reserve = reserve_bytes(total_device_bytes);
+  if (m.total() + reserve <= free_bytes) return "";
+  const std::size_t fit = max_population(free_bytes, total_device_bytes, d, s, elitism);
+  return "backend cuda: a population of " + std::to_string(n) + " individuals x " + std::to_string(d) +
+         " genes needs " + human_bytes(m.total()) + " of device memory (two populations " + human_bytes(m.populations) +
+         ", summaries " + human_bytes(m.summaries) + (m.sort ? ", elite sort " + human_bytes(m.sort) : std::string()) +
+         ") plus " + human_bytes(reserve) + " reserve, but only " + human_bytes(free_bytes) + " of " +
+         human_bytes(total_device_bytes) + " are free on " + device_name + "; at most " + std::to_string(fit) +
+         " individuals fit";
+}
+
+}  // namespace fusedga::detail::cuda_geometry

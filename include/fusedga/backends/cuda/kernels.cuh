@@ -1,0 +1,472 @@
+#pragma once
+/// @file kernels.cuh
+/// The CUDA kernels of one generation (geometry.hpp describes the launch
+/// shapes). Every per-individual and per-gene step calls the shared
+/// `FUSEDGA_HD` code — pair_ops.hpp (tournament, crossover, mutation, repair,
+/// initial genes) and engine/evaluate.hpp (objective, constraints, violation,
+/// rank key) — so nothing here is a second implementation of an operator or a
+/// problem. nvcc only.
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "fusedga/backends/cuda/geometry.hpp"
+#include "fusedga/backends/cuda/pair_ops.hpp"
+#include "fusedga/core/population.hpp"
+#include "fusedga/engine/evaluate.hpp"
+#include "fusedga/engine/kernel_params.hpp"
+
+namespace fusedga::detail::cuda_kernels {
+
+/// A candidate for elitism / best: rank key, then slot (smaller wins), as tile_summary.hpp's ranked_slot.
+template <class Key>
+struct candidate {
+  Key key;
+  std::uint32_t slot;
+};
+
+template <class Key>
+__device__ __forceinline__ bool before(const candidate<Key>& a, const candidate<Key>& b) {
+  return a.key < b.key || (a.key == b.key && a.slot < b.slot);
+}
+template <class Key>
+__device__ __forceinline__ candidate<Key> worst_candidate() {
+  return {static_cast<Key>(~Key(0)), ~std::uint32_t(0)};
+}
+
+/// Objective sum and feasible count of one block.
+struct block_totals {
+  double objective_sum;
+  std::uint32_t feasible;
+  std::uint32_t count;
+};
+
+/// The device-side run state: this generation's statistics, the best-so-far, and the generation counter.
+template <class Key, class Fitness>
+struct run_state {
+  double objective_sum;
+  unsigned long long feasible;
+  Key best_key;
+  std::uint32_t best_slot;
+  Fitness best_objective;
+  Fitness best_violation;
+  Key so_far_key;            ///< best-so-far rank key
+  Fitness so_far_objective;
+  Fitness so_far_violation;
+  int have_best;             ///< 0 until the first summary
+  int improved;              ///< 1 when this summary improved the best-so-far
+  std::uint32_t generation;  ///< generation the next offspring pass produces
+};
+
+// --- block-level reductions (blockDim.x a multiple of 32, at most 1024) ---
+
+__device__ __forceinline__ double warp_sum(double v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  return v;
+}
+__device__ __forceinline__ std::uint32_t warp_sum(std::uint32_t v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  return v;
+}
+__device__ __forceinline__ unsigned long long warp_sum(unsigned long long v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  return v;
+}
+template <class Key>
+__device__ __forceinline__ candidate<Key> warp_min(candidate<Key> c) {
+  for (int o = 16; o > 0; o >>= 1) {
+    const candidate<Key> other{__shfl_down_sync(0xffffffffu, c.key, o), __shfl_down_sync(0xffffffffu, c.slot, o)};
+    if (before(other, c)) c = other;
+  }
+  return c;
+}
+
+/// Sum over the block, in a fixed order (deterministic for a fixed launch). Result valid in every thread.
+template <class T>
+__device__ T block_sum(T v) {
+  __shared__ T partial[32];
+  __shared__ T result;
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  v = warp_sum(v);
+  if (lane == 0) partial[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    T w = lane < warps ? partial[lane] : T(0);
+    w = warp_sum(w);
+    if (lane == 0) result = w;
+  }
+  __syncthreads();
+  return result;
+}
+
+/// Minimum candidate over the block. Result valid in every thread.
+template <class Key>
+__device__ candidate<Key> block_min(candidate<Key> c) {
+  __shared__ candidate<Key> partial[32];
+  __shared__ candidate<Key> result;
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  c = warp_min(c);
+  if (lane == 0) partial[warp] = c;
+  __syncthreads();
+  if (warp == 0) {
+    candidate<Key> w = lane < warps ? partial[lane] : worst_candidate<Key>();
+    w = warp_min(w);
+    if (lane == 0) result = w;
+  }
+  __syncthreads();
+  return result;
+}
+
+/**
+ * The block's best `rounds` candidates, ascending, into out[0, rounds) (unused
+ * entries get the worst key, as tile_summary.hpp's summarize). Each thread
+ * offers its own C candidates, sorted ascending (absent ones = worst).
+ * One block_min per round.
+ */
+template <int C, class Key>
+__device__ void block_best(const candidate<Key> (&mine)[C], int rounds, candidate<Key>* out) {
+  int next = 0;
+  for (int r = 0; r < rounds; ++r) {
+    candidate<Key> head = worst_candidate<Key>();
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      if (c == next) head = mine[c];
+    const candidate<Key> win = block_min(head);
+    if (next < C && head.slot == win.slot && head.key == win.key && win.slot != ~std::uint32_t(0)) ++next;
+    if (threadIdx.x == 0) out[r] = win;
+  }
+}
+
+/// Copies `bytes` from global to shared memory with the whole block: 16-byte loads when both are 16-byte aligned.
+__device__ inline void copy_to_shared(void* dst, const void* src, std::size_t bytes) {
+  const bool aligned = ((reinterpret_cast<std::uintptr_t>(dst) | reinterpret_cast<std::uintptr_t>(src)) & 15) == 0;
+  std::size_t done = 0;
+  if (aligned) {
+    const std::size_t vectors = bytes / 16;
+    const uint4* s = static_cast<const uint4*>(src);
+    uint4* d = static_cast<uint4*>(dst);
+    for (std::size_t e = threadIdx.x; e < vectors; e += blockDim.x) d[e] = s[e];
+    done = vectors * 16;
+  }
+  const unsigned char* s = static_cast<const unsigned char*>(src);
+  unsigned char* d = static_cast<unsigned char*>(dst);
+  for (std::size_t e = done + threadIdx.x; e < bytes; e += blockDim.x) d[e] = s[e];
+}
+
+/// Block 0 of an offspring pass copies the E elites (slots `elites` of src) into dst slots [0, E).
+template <class G, class F>
+__device__ void copy_elites(const population_view<G, F>& src, const population_view<G, F>& dst,
+                            const std::uint32_t* elites, std::uint32_t elite_count) {
+  const std::size_t d = static_cast<std::size_t>(src.dimension);
+  for (std::uint32_t k = 0; k < elite_count; ++k) {
+    const std::size_t s = elites[k];
+    for (std::size_t j = threadIdx.x; j < d; j += blockDim.x) dst.genes[k * d + j] = src.genes[s * d + j];
+    if (threadIdx.x == 0) {
+      dst.objective[k] = src.objective[s];
+      dst.violation[k] = src.violation[s];
+      dst.rank_key[k] = src.rank_key[s];
+    }
+  }
+}
+
+/// Initial genes: thread per (individual, block of four genes), draws (i, 0, init, j / 4) as init_tile.
+template <class Problem>
+__global__ void init_genes_kernel(kernel_params<Problem> kp, gene_t<Problem>* genes) {
+  const int d = kp.dimension;
+  const std::size_t blocks_per_row = (static_cast<std::size_t>(d) + 3) / 4;
+  const std::size_t total = static_cast<std::size_t>(kp.population) * blocks_per_row;
+  for (std::size_t e = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const std::size_t i = e / blocks_per_row;
+    const int b = static_cast<int>(e - i * blocks_per_row);
+    const draws4 r = kp.rng(static_cast<std::uint32_t>(i), 0, stream::init, static_cast<std::uint32_t>(b));
+    for (int j = 4 * b; j < 4 * b + 4 && j < d; ++j)
+      genes[i * d + j] = uniform_reset_mutation::draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j - 4 * b]);
+  }
+}
+
+/**
+ * Evaluation (or, with `evaluate` false, only the summary of the stored
+ * values) of a tile of `blockDim.x` consecutive individuals per block; rows
+ * staged in shared memory when `staged`. Writes objective, violation and rank
+ * key, and the block's totals and best `cands` candidates.
+ */
+template <class Problem>
+__global__ void evaluate_kernel(kernel_params<Problem> kp, population_view<gene_t<Problem>, fitness_t<Problem>> pop,
+                                bool staged, bool evaluate, int cands, block_totals* totals,
+                                candidate<rank_key_t<fitness_t<Problem>>>* best) {
+  using G = gene_t<Problem>;
+  using F = fitness_t<Problem>;
+  using K = rank_key_t<F>;
+  extern __shared__ __align__(16) unsigned char shared[];
+  G* tile = reinterpret_cast<G*>(shared);
+  const std::size_t n = pop.size;
+  const std::size_t d = static_cast<std::size_t>(kp.dimension);
+  const std::size_t begin = static_cast<std::size_t>(blockIdx.x) * blockDim.x;
+  const std::size_t count = begin + blockDim.x < n ? blockDim.x : n - begin;
+  if (evaluate && staged) {
+    copy_to_shared(tile, pop.genes + begin * d, count * d * sizeof(G));
+    __syncthreads();
+  }
+  double sum = 0;
+  std::uint32_t feasible = 0;
+  candidate<K> mine[1] = {worst_candidate<K>()};
+  if (threadIdx.x < count) {
+    const std::size_t i = begin + threadIdx.x;
+    F obj, vio;
+    K key;
+    if (evaluate) {
+      const G* x = staged ? tile + threadIdx.x * d : pop.genes + i * d;
+      evaluate_one<1>(kp, x, obj, vio, key);
+      pop.objective[i] = obj;
+      pop.violation[i] = vio;
+      pop.rank_key[i] = key;
+    } else {
+      obj = pop.objective[i];
+      vio = pop.violation[i];
+      key = pop.rank_key[i];
+    }
+    sum = static_cast<double>(obj);
+    feasible = vio == F(0) ? 1u : 0u;
+    mine[0] = {key, static_cast<std::uint32_t>(i)};
+  }
+  sum = block_sum(sum);
+  feasible = block_sum(feasible);
+  if (threadIdx.x == 0) totals[blockIdx.x] = {sum, feasible, static_cast<std::uint32_t>(count)};
+  block_best(mine, cands, best + static_cast<std::size_t>(blockIdx.x) * cands);
+}
+
+/// Evaluates child `slot` from `x`, stores its values and returns its contribution to the block summary.
+template <class Problem>
+__device__ __forceinline__ void store_child(const kernel_params<Problem>& kp,
+                                            const population_view<gene_t<Problem>, fitness_t<Problem>>& dst,
+                                            const gene_t<Problem>* x, std::size_t slot, double& sum,
+                                            std::uint32_t& feasible, candidate<rank_key_t<fitness_t<Problem>>>& c) {
+  using F = fitness_t<Problem>;
+  F obj, vio;
+  rank_key_t<F> key;
+  evaluate_one<1>(kp, x, obj, vio, key);
+  dst.objective[slot] = obj;
+  dst.violation[slot] = vio;
+  dst.rank_key[slot] = key;
+  sum += static_cast<double>(obj);
+  feasible += vio == F(0) ? 1u : 0u;
+  c = {key, static_cast<std::uint32_t>(slot)};
+}
+
+/**
+ * Fused offspring pass, short genomes: thread per pair (blockDim.x pairs per
+ * block). Tournament → crossover → mutation → repair into a shared-memory
+ * tile → evaluation from the tile → coalesced copy of the tile's rows to
+ * children slots E + 2·pair (+1). Block 0 also copies the elites.
+ */
+template <class Problem>
+__global__ void offspring_short_kernel(kernel_params<Problem> kp,
+                                       population_view<gene_t<Problem>, fitness_t<Problem>> src,
+                                       population_view<gene_t<Problem>, fitness_t<Problem>> dst,
+                                       const run_state<rank_key_t<fitness_t<Problem>>, fitness_t<Problem>>* state,
+                                       const std::uint32_t* elites, std::uint32_t pairs, int cands,
+                                       block_totals* totals, candidate<rank_key_t<fitness_t<Problem>>>* best) {
+  using G = gene_t<Problem>;
+  using K = rank_key_t<fitness_t<Problem>>;
+  extern __shared__ __align__(16) unsigned char shared[];
+  G* tile = reinterpret_cast<G*>(shared);
+  const std::uint32_t generation = state->generation;
+  const std::size_t n = src.size;
+  const std::size_t d = static_cast<std::size_t>(kp.dimension);
+  const std::size_t elite_count = kp.elitism;
+  if (blockIdx.x == 0) copy_elites(src, dst, elites, kp.elitism);
+  const std::uint32_t first_pair = blockIdx.x * blockDim.x;
+  const std::uint32_t pair = first_pair + threadIdx.x;
+  const std::size_t first_slot = elite_count + 2 * static_cast<std::size_t>(first_pair);
+  double sum = 0;
+  std::uint32_t feasible = 0;
+  candidate<K> mine[2] = {worst_candidate<K>(), worst_candidate<K>()};
+  if (pair < pairs) {
+    G* c1 = tile + 2 * threadIdx.x * d;
+    G* c2 = c1 + d;
+    make_children(kp, src.genes, src.rank_key, pair, generation, c1, c2);
+    const std::size_t slot = elite_count + 2 * static_cast<std::size_t>(pair);
+    store_child(kp, dst, c1, slot, sum, feasible, mine[0]);
+    if (slot + 1 < n) store_child(kp, dst, c2, slot + 1, sum, feasible, mine[1]);
+    if (before(mine[1], mine[0])) {
+      const candidate<K> t = mine[0];
+      mine[0] = mine[1];
+      mine[1] = t;
+    }
+  }
+  __syncthreads();
+  if (first_slot < n) {
+    const std::size_t end_slot = first_slot + 2 * blockDim.x < n ? first_slot + 2 * blockDim.x : n;
+    const std::size_t values = (end_slot - first_slot) * d;
+    G* out = dst.genes + first_slot * d;
+    for (std::size_t e = threadIdx.x; e < values; e += blockDim.x) out[e] = tile[e];
+  }
+  sum = block_sum(sum);
+  feasible = block_sum(feasible);
+  if (threadIdx.x == 0) totals[blockIdx.x] = {sum, feasible, 0};
+  block_best(mine, cands, best + static_cast<std::size_t>(blockIdx.x) * cands);
+}
+
+/**
+ * Fused offspring pass, long genomes: one warp (the block) per kLongPairs
+ * pairs. Lanes 0..15 plan the pairs; then for each pair the lanes walk its
+ * genes (coalesced parent loads and child stores, the unpaired last child in
+ * the spare row N), keeping the children in a shared-memory tile when it fits;
+ * finally lane c evaluates child c. Block 0 also copies the elites.
+ */
+template <class Problem>
+__global__ void offspring_long_kernel(kernel_params<Problem> kp, population_view<gene_t<Problem>, fitness_t<Problem>> src,
+                                      population_view<gene_t<Problem>, fitness_t<Problem>> dst,
+                                      const run_state<rank_key_t<fitness_t<Problem>>, fitness_t<Problem>>* state,
+                                      const std::uint32_t* elites, std::uint32_t pairs, bool staged, int cands,
+                                      block_totals* totals, candidate<rank_key_t<fitness_t<Problem>>>* best) {
+  using G = gene_t<Problem>;
+  using K = rank_key_t<fitness_t<Problem>>;
+  constexpr unsigned full = 0xffffffffu;
+  extern __shared__ __align__(16) unsigned char shared[];
+  G* tile = reinterpret_cast<G*>(shared);
+  const std::uint32_t generation = state->generation;
+  const std::size_t n = src.size;
+  const int d = kp.dimension;
+  const std::size_t elite_count = kp.elitism;
+  if (blockIdx.x == 0) copy_elites(src, dst, elites, kp.elitism);
+  const unsigned lane = threadIdx.x;
+  const std::uint32_t first_pair = blockIdx.x * cuda_geometry::kLongPairs;
+  pair_decision mine_plan{0, 0, 0, 0, 0};
+  if (lane < static_cast<unsigned>(cuda_geometry::kLongPairs) && first_pair + lane < pairs)
+    mine_plan = plan_pair(kp, src.rank_key, first_pair + lane, generation);
+  for (int q = 0; q < cuda_geometry::kLongPairs; ++q) {
+    const std::uint32_t pair = first_pair + q;
+    if (pair >= pairs) break;  // uniform across the warp
+    pair_decision plan;
+    plan.parent1 = __shfl_sync(full, mine_plan.parent1, q);
+    plan.parent2 = __shfl_sync(full, mine_plan.parent2, q);
+    plan.crosses = __shfl_sync(full, mine_plan.crosses, q);
+    plan.cut_lo = __shfl_sync(full, mine_plan.cut_lo, q);
+    plan.cut_hi = __shfl_sync(full, mine_plan.cut_hi, q);
+    const std::size_t slot = elite_count + 2 * static_cast<std::size_t>(pair);
+    const G* a_row = src.genes + static_cast<std::size_t>(plan.parent1) * d;
+    const G* b_row = src.genes + static_cast<std::size_t>(plan.parent2) * d;
+    G* r1 = dst.genes + slot * d;
+    G* r2 = r1 + d;  // slot + 1 may be the spare row N
+    G* t1 = tile + static_cast<std::size_t>(2 * q) * d;
+    G* t2 = t1 + d;
+#pragma unroll 4
+    for (int j = static_cast<int>(lane); j < d; j += 32) {
+      G a = a_row[j], b = b_row[j];
+      vary_gene(kp, plan, pair, generation, j, a, b);
+      r1[j] = a;
+      r2[j] = b;
+      if (staged) {
+        t1[j] = a;
+        t2[j] = b;
+      }
+    }
+  }
+  __syncthreads();  // children rows (tile, or global memory) complete before lanes evaluate them
+  double sum = 0;
+  std::uint32_t feasible = 0;
+  candidate<K> mine[1] = {worst_candidate<K>()};
+  const std::size_t slot = elite_count + 2 * static_cast<std::size_t>(first_pair) + lane;
+  if (first_pair + lane / 2 < pairs && slot < n) {
+    const G* x = staged ? tile + static_cast<std::size_t>(lane) * d : dst.genes + slot * d;
+    store_child(kp, dst, x, slot, sum, feasible, mine[0]);
+  }
+  sum = block_sum(sum);
+  feasible = block_sum(feasible);
+  if (threadIdx.x == 0) totals[blockIdx.x] = {sum, feasible, 0};
+  block_best(mine, cands, best + static_cast<std::size_t>(blockIdx.x) * cands);
+}
+
+/**
+ * Single block: combines `blocks` block summaries (in block order) and the
+ * elite slots [0, elite_slots) of `pop` into the run state — statistics,
+ * best, the next elites (into `elites` when not null, the E smallest
+ * (key, slot)), and the best-so-far with its genes (into `best_genes` when it
+ * improved). With `advance`, the generation counter moves on.
+ */
+template <class G, class F>
+__global__ void finish_kernel(population_view<G, F> pop, const block_totals* totals,
+                              const candidate<rank_key_t<F>>* cands, std::uint32_t blocks, int cands_per_block,
+                              std::uint32_t elite_slots, std::uint32_t elite_count, std::uint32_t* elites,
+                              run_state<rank_key_t<F>, F>* state, G* best_genes, bool advance) {
+  using K = rank_key_t<F>;
+  constexpr int C = cuda_geometry::kMaxFastElites;
+  double sum = 0;
+  unsigned long long feasible = 0;
+  candidate<K> top[C];
+#pragma unroll
+  for (int c = 0; c < C; ++c) top[c] = worst_candidate<K>();
+  const int keep = cands_per_block;  // <= C
+  const auto offer = [&](const candidate<K>& x) {
+    if (!before(x, top[keep - 1])) return;
+    int pos = keep - 1;
+    while (pos > 0 && before(x, top[pos - 1])) {
+      top[pos] = top[pos - 1];
+      --pos;
+    }
+    top[pos] = x;
+  };
+  for (std::uint32_t b = threadIdx.x; b < blocks; b += blockDim.x) {
+    sum += totals[b].objective_sum;
+    feasible += totals[b].feasible;
+    for (int r = 0; r < keep; ++r) offer(cands[static_cast<std::size_t>(b) * keep + r]);
+  }
+  for (std::uint32_t k = threadIdx.x; k < elite_slots; k += blockDim.x) {
+    sum += static_cast<double>(pop.objective[k]);
+    feasible += pop.violation[k] == F(0) ? 1 : 0;
+    offer({pop.rank_key[k], k});
+  }
+  sum = block_sum(sum);
+  feasible = block_sum(feasible);
+  __shared__ candidate<K> first;
+  __shared__ int improved;
+  int next = 0;
+  for (int r = 0; r < keep; ++r) {
+    candidate<K> head = worst_candidate<K>();
+    for (int c = 0; c < C; ++c)
+      if (c == next && c < keep) head = top[c];
+    const candidate<K> win = block_min(head);
+    if (next < keep && head.slot == win.slot && head.key == win.key && win.slot != ~std::uint32_t(0)) ++next;
+    if (threadIdx.x == 0) {
+      if (r == 0) first = win;
+      if (elites && static_cast<std::uint32_t>(r) < elite_count) elites[r] = win.slot;
+    }
+  }
+  if (threadIdx.x == 0) {
+    run_state<K, F>& s = *state;
+    s.objective_sum = sum;
+    s.feasible = feasible;
+    s.best_key = first.key;
+    s.best_slot = first.slot;
+    s.best_objective = pop.objective[first.slot];
+    s.best_violation = pop.violation[first.slot];
+    improved = !s.have_best || first.key < s.so_far_key;
+    s.improved = improved;
+    if (improved) {
+      s.have_best = 1;
+      s.so_far_key = first.key;
+      s.so_far_objective = s.best_objective;
+      s.so_far_violation = s.best_violation;
+    }
+    if (advance) s.generation += 1;
+  }
+  __syncthreads();
+  if (improved) {
+    const std::size_t d = static_cast<std::size_t>(pop.dimension);
+    for (std::size_t j = threadIdx.x; j < d; j += blockDim.x) best_genes[j] = pop.genes[first.slot * d + j];
+  }
+}
+
+/// slots[i] = i for i < n (the values of the elite sort, E > kMaxFastElites).
+template <class Slot>
+__global__ void iota_kernel(Slot* slots, std::size_t n) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    slots[i] = static_cast<Slot>(i);
+}
+
+}  // namespace fusedga::detail::cuda_kernels

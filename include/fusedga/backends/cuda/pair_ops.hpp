@@ -1,0 +1,125 @@
+#pragma once
+/// @file pair_ops.hpp
+/// The per-thread steps of the GPU generation, written once as `FUSEDGA_HD`
+/// functions over the same operator functors and draws as the CPU passes:
+/// plan a pair (tournaments, crossover decision, cut points), vary one gene of
+/// a pair (crossover → mutation → repair), draw an initial gene. No CUDA
+/// headers: the CPU tests run them on the host and check them against the
+/// CPU engine bitwise (tests/cuda/test_pair_ops.cpp), so the kernels draw the
+/// same numbers and apply the same operators as `passes.hpp`.
+
+#include <cstdint>
+#include <type_traits>
+
+#include "fusedga/core/macros.hpp"
+#include "fusedga/core/rng.hpp"
+#include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/operators/mutation.hpp"
+#include "fusedga/operators/repair.hpp"
+#include "fusedga/operators/tournament.hpp"
+
+namespace fusedga::detail {
+
+/// The decisions of one pair (the one-pair form of variation.hpp's pair_plan).
+struct pair_decision {
+  std::uint32_t parent1;
+  std::uint32_t parent2;
+  int crosses;  ///< 1 if the pair is crossed
+  int cut_lo;   ///< k-point crossover: genes [cut_lo, cut_hi) are exchanged
+  int cut_hi;
+};
+
+/**
+ * Tournaments and pair draws of pair `pair` in `generation`: stream::select
+ * for the candidates (tournament.hpp), stream::pair for the crossover coin and
+ * cut points — exactly `plan_pairs` of passes.hpp for one lane. `keys` are the
+ * parents' rank keys (N of them).
+ */
+template <class Problem, class Key>
+FUSEDGA_HD FUSEDGA_INLINE pair_decision plan_pair(const kernel_params<Problem>& kp, const Key* keys, std::uint32_t pair,
+                                                  std::uint32_t generation) {
+  pair_decision p;
+  const tournament<0> tour{kp.tournament_size};
+  tour(keys, kp.population, kp.rng, pair, generation, p.parent1, p.parent2);
+  const draws4 r = kp.rng(pair, generation, stream::pair, 0);
+  p.crosses = coin<double>(r.v[0], kp.crossover_rate) ? 1 : 0;
+  kp.point_op.cuts(r, kp.dimension, p.cut_lo, p.cut_hi);
+  return p;
+}
+
+/**
+ * Gene j of pair `pair`: crossover with draws (pair, generation, gene_a, j)
+ * where the pair crosses, mutation with (pair, generation, gene_b, j), then
+ * repair (clamp) — the element functors of variation.hpp's cross_loop and
+ * mutate_loop. `a`, `b` hold the parents' genes on entry, the children's on exit.
+ */
+template <class Problem>
+FUSEDGA_HD FUSEDGA_INLINE void vary_gene(const kernel_params<Problem>& kp, const pair_decision& plan, std::uint32_t pair,
+                                         std::uint32_t generation, int j, gene_t<Problem>& a, gene_t<Problem>& b) {
+  using G = gene_t<Problem>;
+  constexpr bool real = std::is_floating_point_v<G>;
+  const G lo = kp.bounds.lower[j];
+  const G hi = kp.bounds.upper[j];
+  const draws4 g = kp.rng(pair, generation, stream::gene_a, static_cast<std::uint32_t>(j));
+  G na = a, nb = b;
+  switch (kp.crossover) {
+    case crossover_kind::sbx:
+      if constexpr (real) kp.sbx_op(na, nb, lo, hi, g);
+      break;
+    case crossover_kind::blx_alpha:
+      if constexpr (real) kp.blx_op(na, nb, lo, hi, g);
+      break;
+    case crossover_kind::uniform:
+      uniform_crossover{}(na, nb, lo, hi, g);
+      break;
+    case crossover_kind::one_point:
+    case crossover_kind::two_point:
+      kp.point_op(na, nb, j, plan.cut_lo, plan.cut_hi);
+      break;
+  }
+  a = plan.crosses ? na : a;
+  b = plan.crosses ? nb : b;
+  const draws4 m = kp.rng(pair, generation, stream::gene_b, static_cast<std::uint32_t>(j));
+  switch (kp.mutation) {
+    case mutation_kind::polynomial:
+      if constexpr (real) mutate_pair(kp.polynomial_op, a, b, lo, hi, m);
+      break;
+    case mutation_kind::gaussian:
+      if constexpr (real) mutate_pair(kp.gaussian_op, a, b, lo, hi, m);
+      break;
+    case mutation_kind::uniform_reset:
+      mutate_pair(kp.reset_op, a, b, lo, hi, m);
+      break;
+    case mutation_kind::creep:
+      if constexpr (!real) mutate_pair(kp.creep_op, a, b, lo, hi, m);
+      break;
+  }
+  a = clamp_to_bounds(a, lo, hi);
+  b = clamp_to_bounds(b, lo, hi);
+}
+
+/// Both children of pair `pair` into rows c1, c2 (d genes each), from parent rows of `src_genes` (N × d).
+template <class Problem, class Key>
+FUSEDGA_HD FUSEDGA_INLINE void make_children(const kernel_params<Problem>& kp, const gene_t<Problem>* src_genes,
+                                             const Key* src_keys, std::uint32_t pair, std::uint32_t generation,
+                                             gene_t<Problem>* c1, gene_t<Problem>* c2) {
+  const pair_decision plan = plan_pair(kp, src_keys, pair, generation);
+  const int d = kp.dimension;
+  const gene_t<Problem>* p1 = src_genes + static_cast<std::size_t>(plan.parent1) * d;
+  const gene_t<Problem>* p2 = src_genes + static_cast<std::size_t>(plan.parent2) * d;
+  for (int j = 0; j < d; ++j) {
+    gene_t<Problem> a = p1[j], b = p2[j];
+    vary_gene(kp, plan, pair, generation, j, a, b);
+    c1[j] = a;
+    c2[j] = b;
+  }
+}
+
+/// Initial gene j of individual i: uniform in the bounds from (i, 0, init, j / 4), as init_tile of passes.hpp.
+template <class Problem>
+FUSEDGA_HD FUSEDGA_INLINE gene_t<Problem> initial_gene(const kernel_params<Problem>& kp, std::uint32_t i, int j) {
+  const draws4 r = kp.rng(i, 0, stream::init, static_cast<std::uint32_t>(j / 4));
+  return uniform_reset_mutation::draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j % 4]);
+}
+
+}  // namespace fusedga::detail

@@ -1,0 +1,51 @@
+// The CUDA suite's GPU harness (gpu_harness.hpp), compiled by nvcc.
+#include <fusedga/backends/cuda.hpp>
+#include <fusedga/problems/classic/rastrigin.hpp>
+#include <fusedga/problems/seed/constrained_quadratic.hpp>
+#include <fusedga/problems/seed/gene_sum.hpp>
+
+#include "cuda/gpu_harness.hpp"
+
+namespace cuda_test {
+
+namespace {
+template <class Problem, class Engine>
+host_population<Problem> download(const Engine& e, const fusedga::ga_options& o, int d) {
+  host_population<Problem> h;
+  h.resize(o.population, d);
+  e.download(h.genes.data(), h.objective.data(), h.violation.data(), h.rank_key.data());
+  h.stats = e.stats();
+  return h;
+}
+}  // namespace
+
+template <class Problem>
+gpu_run<Problem> run_on_gpu(const Problem& p, const fusedga::ga_options& o, int generations,
+                            const typename gpu_run<Problem>::population* start, bool graphs) {
+  fusedga::backend::cuda b;
+  b.graphs = graphs;
+  fusedga::engine<Problem, fusedga::backend::cuda> e(p, o, b);
+  e.initialize();
+  if (start) e.upload(start->genes.data(), start->objective.data(), start->violation.data(), start->rank_key.data());
+  gpu_run<Problem> r;
+  const int d = p.dimension();
+  r.initial = download<Problem>(e, o, d);
+  for (int g = 0; g < generations; ++g) e.step();
+  r.final = download<Problem>(e, o, d);
+  r.history = e.history();
+  for (const auto g : e.best_genes()) r.best_genes.push_back(static_cast<double>(g));
+  r.best_objective = static_cast<double>(e.best_objective());
+  r.best_violation = static_cast<double>(e.best_violation());
+  return r;
+}
+
+#define FUSEDGA_TEST_GPU(...)                                                                                       \
+  template gpu_run<__VA_ARGS__> run_on_gpu<__VA_ARGS__>(const __VA_ARGS__&, const fusedga::ga_options&, int,       \
+                                                        const gpu_run<__VA_ARGS__>::population*, bool)
+FUSEDGA_TEST_GPU(fusedga::problems::GeneSum<double>);
+FUSEDGA_TEST_GPU(fusedga::problems::GeneSum<float>);
+FUSEDGA_TEST_GPU(fusedga::problems::ConstrainedQuadratic<double>);
+FUSEDGA_TEST_GPU(fusedga::problems::ConstrainedQuadratic<float>);
+FUSEDGA_TEST_GPU(fusedga::problems::Rastrigin<double>);
+
+}  // namespace cuda_test

@@ -1,0 +1,35 @@
+#pragma once
+// The CUDA suite's GPU harness: runs the CUDA engine and brings its
+// populations back to the host. Defined in gpu_harness.cu (nvcc) for the
+// problem types the GPU tests use; only built with the CUDA backend.
+#include <vector>
+
+#include <fusedga/engine/generation_stats.hpp>
+#include <fusedga/engine/options.hpp>
+
+#include "cuda/host_population.hpp"
+
+namespace cuda_test {
+
+/// What a GPU run leaves behind.
+template <class Problem>
+struct gpu_run {
+  using population = host_population<Problem>;
+  host_population<Problem> initial;  ///< after initialize() (and the upload of `start`, when given)
+  host_population<Problem> final;    ///< after the last step
+  std::vector<fusedga::generation_stats> history;
+  std::vector<double> best_genes;
+  double best_objective = 0, best_violation = 0;
+};
+
+/**
+ * Builds engine<Problem, backend::cuda>, initializes it, replaces its
+ * population by `start` when given (genes, objective, violation, keys), runs
+ * `generations` steps and downloads the populations.
+ * @throws whatever the engine throws (backend_unavailable without a GPU).
+ */
+template <class Problem>
+gpu_run<Problem> run_on_gpu(const Problem& p, const fusedga::ga_options& o, int generations,
+                            const typename gpu_run<Problem>::population* start = nullptr, bool graphs = true);
+
+}  // namespace cuda_test
