@@ -10,6 +10,7 @@
 // Exit status: 0 ok, 2 usage or config error (unreadable or invalid --compare
 // files included), 1 runtime error.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -137,10 +138,11 @@ int run(int argc, char** argv) {
       app.add_option("--sizes", sizes_text,
                      "population sizes, comma-separated (default 1000,100000,900000; with --report 100,10000,900000,1000000)")
           ->delimiter(',');
-  app.add_option("--backends", backends_text,
-                 "fused-tier backends: serial, tbb, cuda (default serial,tbb; cuda: device-resident and with "
-                 "host<->device transfer, timed with CUDA events)")
-      ->delimiter(',');
+  auto* backends_option =
+      app.add_option("--backends", backends_text,
+                     "fused-tier backends: serial, tbb, cuda (default serial,tbb; with --report also cuda when a GPU "
+                     "is usable; cuda: device-resident and with host<->device transfer, timed with CUDA events)")
+          ->delimiter(',');
   app.add_option("--threads", threads, "TBB thread counts (default 1, 2, 4, ... up to all cores)")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
@@ -241,6 +243,12 @@ int run(int argc, char** argv) {
   if (precision == "float") cfg.precision = fusedga::precision_kind::float32;
   if (precision == "double") cfg.precision = fusedga::precision_kind::float64;
   if (!baseline.empty() && !cfg.problem.expression) throw config_error("--baseline: only for expression problems");
+  // A report covers every tier this machine can run: the GPU too, when one is usable and the problem runs there.
+  const bool fused_tier =
+      std::find(plan.tiers.begin(), plan.tiers.end(), fusedga::bench_tier::fused) != plan.tiers.end();
+  if (!report_dir.empty() && backends_option->count() == 0 && fused_tier && !cfg.problem.expression &&
+      fusedga::entry_for(cfg).cuda_bench && fusedga::cuda_unavailable_reason().empty())
+    plan.backends.push_back({fusedga::backend_kind::cuda, 1});
   const fusedga::bench_progress progress = [quiet](const std::string& line) {
     if (!quiet) std::cerr << "ga-bench: " << line << std::endl;
   };

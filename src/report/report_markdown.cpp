@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -43,9 +44,10 @@ std::string times(const std::optional<double>& x) { return x ? times(*x) : std::
 
 /// Individuals (or anything) per second with an SI prefix: "42.1 M".
 std::string rate(double per_s) {
-  if (per_s >= 1e9) return fmt::format("{:.3g} G", per_s / 1e9);
-  if (per_s >= 1e6) return fmt::format("{:.3g} M", per_s / 1e6);
-  if (per_s >= 1e3) return fmt::format("{:.3g} k", per_s / 1e3);
+  // Thresholds just below the powers of 1000, so 999,999,999.9 reads "1 G", not "1e+03 M".
+  if (per_s >= 999.5e6) return fmt::format("{:.3g} G", per_s / 1e9);
+  if (per_s >= 999.5e3) return fmt::format("{:.3g} M", per_s / 1e6);
+  if (per_s >= 999.5) return fmt::format("{:.3g} k", per_s / 1e3);
   return fmt::format("{:.3g}", per_s);
 }
 
@@ -112,6 +114,24 @@ const bench_row* row_of(const std::vector<bench_row>& rows, const std::string& t
 
 bool on_cpu(const bench_row& row) { return row.backend != "cuda"; }
 bool on_gpu(const bench_row& row) { return row.backend == "cuda"; }
+bool on_gpu_resident(const bench_row& row) { return row.backend == "cuda" && row.tier != "fused-transfer"; }
+bool on_gpu_transfer(const bench_row& row) { return row.backend == "cuda" && row.tier == "fused-transfer"; }
+
+/// Why a report has no CUDA rows: the environment's "none: reason", else that they were not asked for.
+std::string no_gpu_reason(const bench_report& r) {
+  const std::string& g = r.environment.gpu;
+  if (g.empty()) return "no GPU backend in this build";
+  if (g.rfind("none: ", 0) == 0) return g.substr(6);
+  return "not requested (add cuda to --backends)";
+}
+
+/// The device copy bandwidth of the report's device-resident CUDA rows, 0 when none.
+double device_copy_gb_per_s(const bench_report& r) {
+  double bw = 0;
+  for (const auto& row : r.rows)
+    if (on_gpu_resident(row)) bw = std::max(bw, row.copy_gb_per_s);
+  return bw;
+}
 
 void environment_section(const bench_report& r, const markdown_options& o, std::string& md) {
   const auto& e = r.environment;
@@ -129,8 +149,11 @@ void environment_section(const bench_report& r, const markdown_options& o, std::
   md += fmt::format("| Libraries | {} |\n", cell(libs.empty() ? "unknown" : libs));
   md += fmt::format("| Date (UTC) | {} |\n", cell(e.date_utc));
   md += fmt::format("| Copy bandwidth (STREAM copy, measured) | {} |\n", per_thread_list(e.copy_gb_per_s, "GB/s"));
-  md += fmt::format("| Peak arithmetic (FMA loop, measured, {}) | {} |\n\n", r.precision,
+  md += fmt::format("| Peak arithmetic (FMA loop, measured, {}) | {} |\n", r.precision,
                     per_thread_list(e.peak_gflop_per_s, "GFLOP/s"));
+  if (const double bw = device_copy_gb_per_s(r); bw > 0)
+    md += fmt::format("| GPU copy bandwidth (cudaMemcpy device to device, measured) | {:.1f} GB/s |\n", bw);
+  md += "\n";
 }
 
 void problem_section(const bench_report& r, std::string& md) {
@@ -165,8 +188,13 @@ void tiers_section(const bench_report& r, std::string& md) {
   const auto has = [&](const std::string& t) { return std::find(seen.begin(), seen.end(), t) != seen.end(); };
   const bool gpu = std::any_of(r.rows.begin(), r.rows.end(), on_gpu);
   if (!gpu)
-    md += "- **fused CUDA float / double** (evaluation with and without host↔device transfer) — not run: no GPU "
-          "backend in this build.\n";
+    md += fmt::format("- **fused CUDA float / double** (evaluation with and without host↔device transfer) — not run: "
+                      "{}.\n",
+                      no_gpu_reason(r));
+  else
+    md += fmt::format("- **fused CUDA** rows here are in {0}; the other precision is a second run with `--precision "
+                      "{1}`, compared with `ga-bench --compare`.\n",
+                      r.precision, r.precision == "float" ? "double" : "float");
   if (!has("unfused") && !has("interpreter"))
     md += "- **unfused** — not run: only the seed problems and expression problems have an unfused (NumPy-style) "
           "evaluator.\n";
@@ -231,13 +259,68 @@ void workload_section(const bench_report& r, const std::string& workload, std::s
   const bool above_copy = std::any_of(r.rows.begin(), r.rows.end(),
                                       [&](const bench_row& row) { return row.workload == workload && row.copy_fraction > 1; });
   if (above_copy)
-    md += fmt::format("% of copy above 100 %: at those sizes the population fits in the CPU caches, which deliver more "
-                      "than the main-memory copy bandwidth the probe measures ({} MiB arrays).\n\n",
+    md += fmt::format("% of copy above 100 %: a pass that mostly reads streams faster than a copy (whose writes cost "
+                      "an extra, uncounted read for ownership), and a population small enough to stay in the CPU "
+                      "caches is served faster than the main memory the probe measures ({} MiB arrays).\n\n",
                       r.environment.copy_array_bytes >> 20);
   if (any_noisy)
     md += fmt::format("{} noisy: (p90 − p10) / median above {:.0f} % — the machine was busy or the call is too short "
                       "for a steady timing; read its ratios with care.\n\n",
                       dagger, 100 * noisy_spread_limit);
+}
+
+/// The first N of `sizes` from which the fastest `gpu` evaluation beats the fastest CPU one, and stays ahead.
+std::optional<std::size_t> gpu_wins_from(const bench_report& r, const std::vector<std::size_t>& sizes,
+                                         bool (*gpu)(const bench_row&)) {
+  std::optional<std::size_t> from;
+  for (const auto m : sizes) {
+    const bench_row* g = fastest(r.rows, "eval", m, gpu);
+    const bench_row* c = fastest(r.rows, "eval", m, on_cpu);
+    if (!g || !c) continue;
+    if (g->median_ms < c->median_ms) {
+      if (!from) from = m;
+    } else {
+      from.reset();
+    }
+  }
+  return from;
+}
+
+/// Where the GPU wins, with and without transfers, and what it reaches at the largest size.
+void gpu_sentences(const bench_report& r, const std::vector<std::size_t>& sizes, std::vector<std::string>& s) {
+  if (sizes.empty()) return;
+  const std::size_t n = sizes.back();
+  const bench_row* g = fastest(r.rows, "eval", n, on_gpu_resident);
+  const bench_row* c = fastest(r.rows, "eval", n, on_cpu);
+  const auto from = gpu_wins_from(r, sizes, on_gpu_resident);
+  if (g && c)
+    s.push_back(fmt::format(
+        "{} At N = {} the GPU evaluates the device-resident population in {} ({} the best CPU configuration, {}){}.",
+        from ? fmt::format("The GPU starts to win at N = {}: from there its evaluation is faster than the best CPU "
+                           "configuration.",
+                           with_commas(*from))
+             : std::string("The GPU does not beat the best CPU configuration's evaluation at the largest sizes measured."),
+        with_commas(n), human_time_ms(g->median_ms), times(c->median_ms / g->median_ms), row_label(*c),
+        g->copy_gb_per_s > 0 ? fmt::format(" and moves {} of the device's copy bandwidth", percent(g->copy_fraction))
+                             : ""));
+  if (std::any_of(r.rows.begin(), r.rows.end(), on_gpu_transfer)) {
+    const auto from_t = gpu_wins_from(r, sizes, on_gpu_transfer);
+    const bench_row* t = fastest(r.rows, "eval", n, on_gpu_transfer);
+    s.push_back(from_t ? fmt::format("Copying the population to the device and back on every call (fused-transfer) "
+                                     "still wins from N = {}{}.",
+                                     with_commas(*from_t),
+                                     t ? fmt::format(" ({} per call at N = {})", human_time_ms(t->median_ms), with_commas(n))
+                                       : "")
+                       : std::string("With the population copied to the device and back on every call "
+                                     "(fused-transfer), the GPU does not beat the CPU: the host link, not the GPU, "
+                                     "sets the pace — keep the population on the device for the whole run."));
+  }
+  const bench_row* gg = fastest(r.rows, "generation", n, on_gpu_resident);
+  const bench_row* cg = fastest(r.rows, "generation", n, on_cpu);
+  if (gg && cg)
+    s.push_back(fmt::format("A full generation on the GPU at N = {} takes {}, {} the best CPU generation ({}).",
+                            with_commas(n), human_time_ms(gg->median_ms), times(cg->median_ms / gg->median_ms),
+                            row_label(*cg)));
 }
 
 }  // namespace
@@ -274,7 +357,20 @@ std::string what_this_means(const bench_report& r) {
               "is **memory-bound**, so the attainable rate is the copy bandwidth, and the fastest tier reaches {} of it",
               amount(r.flops_per_evaluation), amount(bytes_per), ai, ridge, peak, bw, best->threads, best->threads == 1 ? "" : "s",
               percent(best->copy_fraction));
-          t += best->copy_fraction >= 0.5
+          // Bytes model of an evaluation: reads d genes, writes objective, violation and rank key.
+          const double read = double(r.dimension) * double(r.gene_bytes);
+          const double read_share = read / (read + 2.0 * double(r.fitness_bytes) + double(r.key_bytes));
+          t += best->copy_fraction > 1.05
+                   ? (read_share >= 0.75
+                          ? fmt::format(" — more than copying moves: this evaluation mostly reads ({} of its bytes), "
+                                        "and reading streams faster than copying, whose writes cost an extra, "
+                                        "uncounted read for ownership. It runs at memory speed, and fusing passes "
+                                        "(fewer bytes moved) is what speeds it up, not faster arithmetic.",
+                                        percent(read_share))
+                          : std::string(" — more than the copy probe measured, so part of the data stayed in cache "
+                                        "or the probe ran on a busy machine. It runs at memory speed, and fusing "
+                                        "passes (fewer bytes moved) is what speeds it up, not faster arithmetic."))
+               : best->copy_fraction >= 0.5
                    ? " — close to what the memory system delivers, which is why fusing passes (fewer bytes moved) is "
                      "what speeds it up, not faster arithmetic."
                    : fmt::format(" — the rest of the gap is instruction work (the arithmetic, math functions, "
@@ -371,23 +467,12 @@ std::string what_this_means(const bench_report& r) {
   // The GPU.
   const bool gpu = std::any_of(r.rows.begin(), r.rows.end(), on_gpu);
   if (!gpu) {
-    s.push_back("There is no GPU backend in this build, so no CUDA rows were measured and where a GPU starts to win "
-                "cannot be said from this run; run the same command on a CUDA build and compare the two results.json "
-                "files with `ga-bench --compare`.");
+    s.push_back(fmt::format("No CUDA rows were measured here: {}. Where a GPU starts to win therefore cannot be said "
+                            "from this run; run the same command on a machine with a GPU and a CUDA build and compare "
+                            "the two results.json files with `ga-bench --compare`.",
+                            no_gpu_reason(r)));
   } else {
-    std::optional<std::size_t> wins;
-    for (const auto m : eval_sizes) {
-      const bench_row* g = fastest(r.rows, "eval", m, on_gpu);
-      const bench_row* c = fastest(r.rows, "eval", m, on_cpu);
-      if (g && c && g->median_ms < c->median_ms) {
-        wins = m;
-        break;
-      }
-    }
-    s.push_back(wins ? fmt::format("The GPU starts to win at N = {}: from there its evaluation is faster than the best "
-                                   "CPU configuration.",
-                                   with_commas(*wins))
-                     : std::string("The GPU does not beat the best CPU configuration at any measured size."));
+    gpu_sentences(r, eval_sizes, s);
   }
   // The JIT.
   const bool expression = std::any_of(r.rows.begin(), r.rows.end(), [](const bench_row& row) {

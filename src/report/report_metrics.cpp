@@ -55,8 +55,8 @@ std::string row_label(const bench_row& row, bool ascii) {
 
 int row_rank(const bench_row& row) {
   // Baselines, then the fused family; within a tier serial before TBB by thread count, then CUDA.
-  static const std::vector<std::string> order{"object", "unfused", "interpreter", "fused-interp", "fused", "fused-jit",
-                                              "builtin"};
+  static const std::vector<std::string> order{"object",    "unfused",        "interpreter", "fused-interp",
+                                              "fused",     "fused-transfer", "fused-jit",   "builtin"};
   const auto it = std::find(order.begin(), order.end(), row.tier);
   const int tier = it == order.end() ? static_cast<int>(order.size()) : static_cast<int>(it - order.begin());
   const int backend = row.backend == "serial" ? 0 : row.backend == "tbb" ? 1 : 2;
@@ -88,7 +88,10 @@ std::string tier_explanation(const std::string& tier) {
            "pass and one temporary per AST node, one thread";
   if (tier == "fused")
     return "fused: the engine's passes, objective, constraints and violation computed in one SIMD pass with no "
-           "temporaries (serial, or oneTBB with the given thread count)";
+           "temporaries (serial, oneTBB with the given thread count, or CUDA with the population resident on the GPU)";
+  if (tier == "fused-transfer")
+    return "fused CUDA with the population copied host→device before and device→host after every call (pinned "
+           "memory): what a caller whose population lives on the host pays";
   if (tier == "fused-jit")
     return "fused with the JIT-compiled expression problem: generated C++ compiled at run time, inside the engine's "
            "fused passes (compile time reported separately)";

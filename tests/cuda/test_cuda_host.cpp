@@ -63,6 +63,10 @@ TEST_CASE("cuda geometry: thread per pair for short genomes - a warp per 16 pair
   CHECK(sum.shared_bytes == 32000);
   CHECK(sum.blocks == 28125);
   CHECK_FALSE(geo::offspring_launch(10, 100000, 8).staged);
+  // the 48 KiB per-block limit counts the kernels' static shared memory too: tiles leave room for it
+  CHECK(geo::evaluation_launch(1000, 48, 8).shared_bytes + geo::kStaticSharedReserve <= 48 * 1024);  // 128 x 384 B = 48 KiB would not launch
+  CHECK(geo::offspring_launch(1000, 24, 8).shared_bytes + geo::kStaticSharedReserve <= 48 * 1024);   // 2 x 128 x 192 B = 48 KiB
+  CHECK(geo::offspring_launch(1000, 192, 8).shared_bytes + geo::kStaticSharedReserve <= 48 * 1024);  // 2 x 16 x 1536 B = 48 KiB
   CHECK(geo::candidates_per_block(0) == 1);
   CHECK(geo::candidates_per_block(2) == 2);
   CHECK(geo::candidates_per_block(8) == 8);
@@ -71,7 +75,7 @@ TEST_CASE("cuda geometry: thread per pair for short genomes - a warp per 16 pair
   CHECK(geo::elites_by_sort(9));
 }
 
-TEST_CASE("cuda memory plan: two populations dominate; too large a population says how many fit", "[cuda][memory]") {
+TEST_CASE("cuda memory plan: two populations dominate, and too large a population says how many fit", "[cuda][memory]") {
   const geo::element_sizes dbl{8, 8, 8};
   const geo::memory_plan m = geo::plan_memory(1000000, 3, dbl, 2);
   CHECK(m.populations == 2 * 1000001ull * (3 * 8 + 3 * 8));
@@ -81,7 +85,8 @@ TEST_CASE("cuda memory plan: two populations dominate; too large a population sa
   const std::size_t gib = std::size_t(1) << 30;
   CHECK(geo::check_fits(1000000, 3, dbl, 2, 70 * gib, 80 * gib, "GPU") == "");
   const std::size_t fit = geo::max_population(70 * gib, 80 * gib, 3, dbl, 2);
-  CHECK(fit > 1000000000);  // ~1.5 billion individuals of 48 bytes x 2 in 70 GiB
+  CHECK(fit > 750000000);  // ~0.77 billion: 2 populations x (3 genes + objective, violation, key) x 8 B = 96 B each, in 70 GiB less the reserve
+  CHECK(fit < 783000000);  // 70 GiB / 96 B
   CHECK(geo::plan_memory(fit, 3, dbl, 2).total() + geo::reserve_bytes(80 * gib) <= 70 * gib);
   CHECK(geo::plan_memory(fit + 1000, 3, dbl, 2).total() + geo::reserve_bytes(80 * gib) > 70 * gib);
   // seed/gene-sum at 10^8 x 1000 int8 needs ~200 GB: the message names the need, the free memory and what fits
@@ -99,7 +104,7 @@ TEST_CASE("cuda memory plan: two populations dominate; too large a population sa
   CHECK(geo::human_bytes(3u << 20) == "3.0 MiB");
 }
 
-TEST_CASE("backend resolution: auto falls back to tbb with a notice; cuda without a GPU is a clear error",
+TEST_CASE("backend resolution: auto falls back to tbb with a notice, cuda without a GPU is a clear error",
           "[cuda][backend]") {
   const std::string why = cuda_unavailable_reason();
   std::string notice;

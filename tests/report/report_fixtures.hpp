@@ -86,6 +86,28 @@ inline fusedga::bench_report tiny_report() {
   return r;
 }
 
+/// `tiny_report()` with CUDA rows (hand-picked): device-resident evaluation 20 µs at N = 100 (slower than the CPU)
+/// and 10 µs at 10,000 (3x faster than TBB x2's 30 µs); with transfers 50 / 200 µs (never faster); generations
+/// 50 / 90 µs resident, 100 / 600 µs with transfers; device copy bandwidth 2,000 GB/s.
+inline fusedga::bench_report tiny_report_with_gpu() {
+  fusedga::bench_report r = tiny_report();
+  r.environment.gpu = "NVIDIA Test GPU (compute 9.0), driver CUDA 12.4";
+  const auto add = [&](const char* tier, const char* workload, std::size_t n, double ms) {
+    fusedga::bench_row x = row(tier, workload, "cuda", 1, n, ms);
+    x.copy_gb_per_s = std::string(tier) == "fused" ? 2000 : 0;
+    x.copy_fraction = x.copy_gb_per_s > 0 ? x.gb_per_s / x.copy_gb_per_s : 0;
+    r.rows.push_back(x);
+  };
+  for (const std::size_t n : {std::size_t(100), std::size_t(10000)}) {
+    const bool small = n == 100;
+    add("fused", "eval", n, small ? 0.02 : 0.01);
+    add("fused-transfer", "eval", n, small ? 0.05 : 0.2);
+    add("fused", "generation", n, small ? 0.05 : 0.09);
+    add("fused-transfer", "generation", n, small ? 0.1 : 0.6);
+  }
+  return r;
+}
+
 /// A fresh directory per test, removed afterwards.
 struct scratch_dir {
   fs::path path;

@@ -214,7 +214,7 @@ TEST_CASE("bench target: tiers run and the unfused check holds", "[report]") {
   CHECK_THROWS_AS(t->prepare(10, backend_kind::cuda, 1), backend_unavailable);
 }
 
-TEST_CASE("run_bench fills rows, speedups and notes; writers format them", "[report]") {
+TEST_CASE("run_bench fills rows, speedups and notes, and the writers format them", "[report]") {
   run_config cfg;
   problems::GeneSum<double> p;
   p.genes = 64;

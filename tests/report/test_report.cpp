@@ -191,7 +191,7 @@ TEST_CASE("noise: 10th/90th percentiles, so one interrupted call does not flag a
   CHECK(row.noisy);
 }
 
-TEST_CASE("write_report_dir writes every file; CSV and JSON agree row by row", "[report]") {
+TEST_CASE("write_report_dir writes every file, and CSV and JSON agree row by row", "[report]") {
   scratch_dir d;
   const bench_report r = report_test::tiny_report();
   const report_outcome out = write_report_dir(r, (d / "report").string(), without_gnuplot(d));
@@ -309,7 +309,8 @@ TEST_CASE("report.md: environment, tiers, tables and the generated explanation",
     CHECK(has(text,
               "A full generation at N = 10,000 takes 450 µs with **fused TBB ×2** (22.2 M individuals/s), "
               "15.0× the time of evaluating the population"));
-    CHECK(has(text, "There is no GPU backend in this build"));
+    CHECK(has(text, "No CUDA rows were measured here: no GPU backend in this build. Where a GPU starts to win "
+                    "therefore cannot be said from this run"));
   }
   SECTION("notes and the missing-plots notice") {
     CHECK(has(md, "## Notes\n\n- N = 100: unfused objective and violation match the fused evaluation\n"));
@@ -330,6 +331,19 @@ TEST_CASE("what this means: compute-bound, threads that do not help, no FLOP cou
               "Evaluation does about 5 flop/byte, above this machine's ridge point of 3.3 flop/byte (peak 100.0 "
               "GFLOP/s ÷ copy 30.0 GB/s): it is **compute-bound**; the fastest tier reaches 80 GFLOP/s, 80 % of "
               "the measured peak, and moves 53 % of the copy bandwidth."));
+  }
+  SECTION("faster than the copy probe: said so, not called 'close to' the roof") {
+    for (auto& row : r.rows)
+      if (row.backend == "tbb" && row.threads == 2 && row.workload == "eval" && row.population == 10000)
+        row.copy_fraction = 1.3;
+    derive_row_metrics(r);
+    // d = 3 doubles read, 24 bytes written: half reads, so the probe is what was off.
+    CHECK(has(what_this_means(r), "the fastest tier reaches 130 % of it — more than the copy probe measured, so part "
+                                  "of the data stayed in cache or the probe ran on a busy machine."));
+    CHECK_FALSE(has(what_this_means(r), "close to what the memory system delivers"));
+    // d = 30: 240 bytes read per 24 written, 91 % reads: a read stream outruns a copy.
+    r.dimension = 30;
+    CHECK(has(what_this_means(r), "— more than copying moves: this evaluation mostly reads (91 % of its bytes)"));
   }
   SECTION("two threads as fast as one") {
     for (auto& row : r.rows)
@@ -357,7 +371,7 @@ TEST_CASE("what this means: compute-bound, threads that do not help, no FLOP cou
 TEST_CASE("report.md explains % of copy above 100 % (a population in cache)", "[report]") {
   bench_report r = report_test::tiny_report();
   derive_row_metrics(r);
-  const std::string note = "% of copy above 100 %: at those sizes the population fits in the CPU caches";
+  const std::string note = "% of copy above 100 %: a pass that mostly reads streams faster than a copy";
   CHECK_FALSE(has(format_report_markdown(r, {}), note));
   r.rows[2].copy_fraction = 1.3;  // fused serial eval at N = 100
   const std::string md = format_report_markdown(r, {});
@@ -366,6 +380,49 @@ TEST_CASE("report.md explains % of copy above 100 % (a population in cache)", "[
   CHECK(has(md.substr(0, gen), "(1 MiB arrays)"));
   CHECK_FALSE(has(md.substr(gen), note));
   CHECK(has(md, "| 100 | fused serial | 500 ns | 475 ns – 525 ns | 20.0× | 20.0× | 200 M | 9.6 | 130 % |"));
+}
+
+TEST_CASE("CUDA rows: tiers, tables, where the GPU wins, and its roof", "[report]") {
+  bench_report r = report_test::tiny_report_with_gpu();
+  derive_row_metrics(r);
+  const std::string md = format_report_markdown(r, {});
+  CHECK(has(md, "| GPU | NVIDIA Test GPU (compute 9.0), driver CUDA 12.4 |"));
+  CHECK(has(md, "| GPU copy bandwidth (cudaMemcpy device to device, measured) | 2000.0 GB/s |"));
+  CHECK(has(md, "- **fused-transfer** — " + tier_explanation("fused-transfer") + ".\n"));
+  CHECK(has(md, "- **fused CUDA** rows here are in double; the other precision is a second run with `--precision "
+                "float`"));
+  CHECK_FALSE(has(md, "not run: no GPU backend"));
+  // Labels in both tables, after the CPU configurations; vs unfused at 10,000: 1.0 ms / 10 µs = 100x.
+  CHECK(has(md, "| fused CUDA | 20.0 µs | 10.0 µs |\n| fused-transfer CUDA | 50.0 µs | 200 µs |\n"));
+  CHECK(has(md, "| fused CUDA | 50.0 µs | 90.0 µs |\n| fused-transfer CUDA | 100 µs | 600 µs |\n"));
+  // 480,000 bytes in 10 µs = 48 GB/s, 2 % of 2,000 GB/s; 24 flop x 10,000 in 10 µs = 24 GFLOP/s.
+  CHECK(has(md, "| 10,000 | fused CUDA | 10.0 µs | 9.50 µs – 10.5 µs | 100× | 100× | 1 G | 48 | 2 % | 24 |"));
+  // Transfer rows have no device-memory roof.
+  CHECK(has(md, "| 10,000 | fused-transfer CUDA | 200 µs | 190 µs – 210 µs | 5.00× | 5.00× | 50 M | 2.4 | – | 1.2 |"));
+
+  const std::string text = what_this_means(r);
+  // The CPU headline is unchanged: the fastest CPU configuration.
+  CHECK(has(text, "At N = 10,000, the fastest evaluation is **fused TBB ×2** at 30.0 µs per call"));
+  // GPU 20 µs vs 0.5 µs serial at 100 (loses), 10 µs vs 30 µs at 10,000 (wins, 3x).
+  CHECK(has(text, "The GPU starts to win at N = 10,000: from there its evaluation is faster than the best CPU "
+                  "configuration. At N = 10,000 the GPU evaluates the device-resident population in 10.0 µs (3.00× "
+                  "the best CPU configuration, fused TBB ×2) and moves 2 % of the device's copy bandwidth."));
+  CHECK(has(text, "With the population copied to the device and back on every call (fused-transfer), the GPU does "
+                  "not beat the CPU"));
+  // Generation: 450 µs on TBB x2 / 90 µs = 5x.
+  CHECK(has(text, "A full generation on the GPU at N = 10,000 takes 90.0 µs, 5.00× the best CPU generation (fused "
+                  "TBB ×2)."));
+  CHECK_FALSE(has(text, "No CUDA rows"));
+
+  const plot_inputs in = gnuplot_inputs(r);
+  const auto gp = std::find_if(in.files.begin(), in.files.end(), [](const auto& f) { return f.first == "plots.gp"; });
+  REQUIRE(gp != in.files.end());
+  CHECK(has(gp->second, "x * 2000 with lines"));
+  CHECK(has(gp->second, "GPU: 2000.0 GB/s device copy (peak FLOP/s not measured)"));
+  const auto dat = std::find_if(in.files.begin(), in.files.end(), [](const auto& f) { return f.first == "roofline.dat"; });
+  REQUIRE(dat != in.files.end());
+  CHECK(has(dat->second, "0.5 1.2 \"fused-transfer CUDA\""));
+  CHECK(has(dat->second, "\"fused CUDA\""));
 }
 
 TEST_CASE("without gnuplot the report is complete, with a notice instead of plots", "[report]") {
@@ -608,7 +665,7 @@ TEST_CASE("compare_reports: per-row ratios of two saved runs, by hand", "[report
   CHECK_FALSE(has(text, "warning"));
 }
 
-TEST_CASE("compare_reports: repeated keys match in order; mismatched problems warn", "[report][compare]") {
+TEST_CASE("compare_reports: repeated keys match in order, mismatched problems warn", "[report][compare]") {
   saved_report a, b;
   a.problem = "p";
   b.problem = "q";
@@ -673,7 +730,7 @@ TEST_CASE("ga-bench --report DIR end to end on a tiny sweep, then --compare", "[
   const std::string dir = (d / "cq").string();
   const outcome r = ga_bench(d,
                              "seed/constrained-quadratic --report " + dir +
-                                 " --sizes 100,1000 --threads 1,2 --repeats 2 --min-time 0 --stream-mib 1 --quiet",
+                                 " --sizes 100,1000 --backends serial,tbb --threads 1,2 --repeats 2 --min-time 0 --stream-mib 1 --quiet",
                              "FUSEDGA_GNUPLOT=" + (d / "no-gnuplot").string());
   INFO(r.err);
   REQUIRE(r.exit_code == 0);

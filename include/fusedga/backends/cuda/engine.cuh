@@ -87,8 +87,13 @@ class engine<Problem, backend::cuda> {
     }
     lower_ = detail::device_buffer<gene>(static_cast<std::size_t>(d));
     upper_ = detail::device_buffer<gene>(static_cast<std::size_t>(d));
-    FUSEDGA_CUDA_TRY(cudaMemcpy(lower_.data(), bounds_.lower.data(), d * sizeof(gene), cudaMemcpyHostToDevice));
-    FUSEDGA_CUDA_TRY(cudaMemcpy(upper_.data(), bounds_.upper.data(), d * sizeof(gene), cudaMemcpyHostToDevice));
+    // On stream(), not the legacy default stream: a pageable cudaMemcpy may return before its DMA
+    // completes, and the non-blocking stream_ does not order after the legacy stream, so the init
+    // kernel could read the bounds early. The constructor's final synchronize() completes these copies.
+    FUSEDGA_CUDA_TRY(cudaMemcpyAsync(lower_.data(), bounds_.lower.data(), d * sizeof(gene), cudaMemcpyHostToDevice,
+                                     stream()));
+    FUSEDGA_CUDA_TRY(cudaMemcpyAsync(upper_.data(), bounds_.upper.data(), d * sizeof(gene), cudaMemcpyHostToDevice,
+                                     stream()));
     kp_.bounds = {lower_.data(), upper_.data()};
     eval_ = detail::cuda_geometry::evaluation_launch(n_, d, sizeof(gene));
     offspring_ = detail::cuda_geometry::offspring_launch(kp_.pairs(), d, sizeof(gene));

@@ -26,8 +26,14 @@
 
 namespace fusedga::detail::cuda_geometry {
 
-/// Shared memory a block may use without opting in (all GPUs since Kepler).
-inline constexpr std::size_t kSharedBudget = 48 * 1024;
+/// Static shared memory the kernels declare besides their dynamic tile (kernels.cuh's block
+/// reductions: up to 928 bytes with 64-bit keys per ptxas -v on sm_90), rounded up for safety.
+inline constexpr std::size_t kStaticSharedReserve = 2 * 1024;
+/// Dynamic shared memory a block may use without opting in. The 48 KiB per-block limit that
+/// holds on all GPUs since Kepler counts static + dynamic shared memory together, so a tile of
+/// exactly 48 KiB (e.g. 128 rows of 48 doubles, or 2 x 128 rows of 24 doubles) would fail to
+/// launch; the static part is reserved here instead of opting in with cudaFuncSetAttribute.
+inline constexpr std::size_t kSharedBudget = 48 * 1024 - kStaticSharedReserve;
 /// Genomes of up to this many genes use the thread-per-pair offspring kernel (the CPU's staging limit).
 inline constexpr int kShortGenes = 32;
 /// Threads of the long-genome offspring kernel's block (one warp) and its pairs per block.
