@@ -14,6 +14,7 @@
 #include "fusedga/report/bench_stats.hpp"
 #include "fusedga/report/bench_target.hpp"
 #include "fusedga/report/bytes_model.hpp"
+#include "fusedga/report/timed_row.hpp"
 
 namespace fusedga {
 
@@ -112,25 +113,12 @@ bench_report run_bench_with_cuda(const run_config& cfg, bench_plan plan, const b
         const char* tier = transfer ? "fused-transfer" : "fused";
         say(fmt::format("N = {}: timing {} {} on cuda", n, tier, to_string(w)));
         const timing_summary s = summarize_times(time_cuda(*gpu, cw, plan.repeats));
-        bench_row row;
-        row.tier = tier;
-        row.workload = to_string(w);
-        row.backend = "cuda";
-        row.threads = 1;
-        row.population = n;
-        row.repeats = s.count;
-        row.median_ms = s.median_s * 1e3;
-        row.min_ms = s.min_s * 1e3;
-        row.max_ms = s.max_s * 1e3;
-        row.p10_ms = s.p10_s * 1e3;
-        row.p90_ms = s.p90_s * 1e3;
-        row.individuals_per_s = s.median_s > 0 ? static_cast<double>(n) / s.median_s : 0;
-        const traffic t = w == bench_workload::eval
-                              ? evaluation_traffic(layout, n)
-                              : generation_traffic(layout, n, std::min<std::size_t>(cfg.ga.elitism, n - 1),
-                                                   std::min<int>(cfg.ga.selection.tournament_size, static_cast<int>(n)));
-        row.bytes = t.total();
-        row.gb_per_s = s.median_s > 0 ? static_cast<double>(row.bytes) / s.median_s / 1e9 : 0;
+        bench_row row = timed_row(
+            tier, to_string(w), "cuda", 1, n, s,
+            w == bench_workload::eval
+                ? evaluation_traffic(layout, n)
+                : generation_traffic(layout, n, std::min<std::size_t>(cfg.ga.elitism, n - 1),
+                                     std::min<int>(cfg.ga.selection.tournament_size, static_cast<int>(n))));
         say(fmt::format("  {} repeats, median {:.4g} ms, {:.3g} M individuals/s, {:.3g} GB/s of device traffic", s.count,
                         row.median_ms, row.individuals_per_s / 1e6, row.gb_per_s));
         report.rows.push_back(std::move(row));

@@ -12,6 +12,7 @@
 #include "fusedga/report/bytes_model.hpp"
 #include "fusedga/report/roofline_peak.hpp"
 #include "fusedga/report/stream_copy.hpp"
+#include "fusedga/report/timed_row.hpp"
 
 namespace fusedga {
 
@@ -213,24 +214,10 @@ class runner {
                 Work work) {
     say(fmt::format("N = {}: timing {} {} on {} x{}", n, tier, to_string(workload), backend, threads));
     const timing_summary s = summarize_times(time_repeats(work, plan_.repeats));
-    bench_row row;
-    row.tier = tier;
-    row.workload = to_string(workload);
-    row.backend = backend;
-    row.threads = threads;
-    row.population = n;
-    row.repeats = s.count;
-    row.median_ms = s.median_s * 1e3;
-    row.min_ms = s.min_s * 1e3;
-    row.max_ms = s.max_s * 1e3;
-    row.p10_ms = s.p10_s * 1e3;
-    row.p90_ms = s.p90_s * 1e3;
-    row.individuals_per_s = s.median_s > 0 ? static_cast<double>(n) / s.median_s : 0;
-    const traffic t = workload == bench_workload::eval
-                          ? evaluation_traffic(layout_, n)
-                          : generation_traffic(layout_, n, target_.elitism(), target_.tournament_size());
-    row.bytes = t.total();
-    row.gb_per_s = s.median_s > 0 ? static_cast<double>(row.bytes) / s.median_s / 1e9 : 0;
+    bench_row row = timed_row(tier, to_string(workload), backend, threads, n, s,
+                              workload == bench_workload::eval
+                                  ? evaluation_traffic(layout_, n)
+                                  : generation_traffic(layout_, n, target_.elitism(), target_.tournament_size()));
     set_copy_fraction(row);
     say(fmt::format("  {} repeats, median {:.4g} ms, {:.3g} M individuals/s, {:.3g} GB/s ({:.0f}% of copy)", s.count,
                     row.median_ms, row.individuals_per_s / 1e6, row.gb_per_s, 100 * row.copy_fraction));
