@@ -12,6 +12,7 @@
 #include "fusedga/backends/cuda.hpp"
 #include "fusedga/backends/cuda/buffer.hpp"
 #include "fusedga/engine/solve.hpp"
+#include "fusedga/report/bench_options.hpp"
 
 namespace fusedga::detail {
 
@@ -37,15 +38,7 @@ class cuda_bench_target_for final : public cuda_bench_target {
     host_obj_ = {};
     host_vio_ = {};
     host_key_ = {};
-    ga_options o = cfg_.ga;
-    o.population = population;
-    o.elitism = std::min<std::size_t>(o.elitism, population - 1);
-    o.selection.tournament_size = static_cast<int>(std::min<std::size_t>(o.selection.tournament_size, population));
-    o.generations = 4096;
-    o.stop = {};
-    o.on_generation = nullptr;
-    o.interrupt = nullptr;
-    engine_.emplace(problem_, o, backend::cuda{});
+    engine_.emplace(problem_, bench_ga_options(cfg_.ga, population), backend::cuda{});
     engine_->initialize();
     n_ = population;
     d_ = static_cast<std::size_t>(problem_.dimension());

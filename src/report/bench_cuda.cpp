@@ -14,6 +14,7 @@
 #include "fusedga/report/bench_stats.hpp"
 #include "fusedga/report/bench_target.hpp"
 #include "fusedga/report/bytes_model.hpp"
+#include "fusedga/report/bench_options.hpp"
 #include "fusedga/report/timed_row.hpp"
 
 namespace fusedga {
@@ -105,6 +106,7 @@ bench_report run_bench_with_cuda(const run_config& cfg, bench_plan plan, const b
       say(report.notes.back());
       continue;
     }
+    const ga_options o = bench_ga_options(cfg.ga, n);  // what the target runs with
     for (const bench_workload w : plan.workloads) {
       for (const bool transfer : {false, true}) {
         const cuda_workload cw = w == bench_workload::eval
@@ -117,8 +119,7 @@ bench_report run_bench_with_cuda(const run_config& cfg, bench_plan plan, const b
             tier, to_string(w), "cuda", 1, n, s,
             w == bench_workload::eval
                 ? evaluation_traffic(layout, n)
-                : generation_traffic(layout, n, std::min<std::size_t>(cfg.ga.elitism, n - 1),
-                                     std::min<int>(cfg.ga.selection.tournament_size, static_cast<int>(n))));
+                : generation_traffic(layout, n, o.elitism, o.selection.tournament_size));
         say(fmt::format("  {} repeats, median {:.4g} ms, {:.3g} M individuals/s, {:.3g} GB/s of device traffic", s.count,
                         row.median_ms, row.individuals_per_s / 1e6, row.gb_per_s));
         report.rows.push_back(std::move(row));

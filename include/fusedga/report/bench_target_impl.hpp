@@ -19,6 +19,7 @@
 #include "fusedga/core/gene_view.hpp"
 #include "fusedga/engine/engine.hpp"
 #include "fusedga/engine/evaluate.hpp"
+#include "fusedga/report/bench_options.hpp"
 #include "fusedga/report/bench_target.hpp"
 #include "fusedga/report/unfused_seed.hpp"
 
@@ -75,16 +76,7 @@ class bench_target_for final : public bench_target {
   std::size_t key_bytes() const override { return sizeof(rank_key_t<fitness>); }
 
   void prepare(std::size_t population, backend_kind backend, int threads) override {
-    ga_options o = cfg_.ga;
-    o.population = population;
-    o.elitism = std::min<std::size_t>(o.elitism, population - 1);
-    o.selection.tournament_size = static_cast<int>(std::min<std::size_t>(o.selection.tournament_size, population));
-    // The engine reserves history for `generations` rows; ga-bench steps a few
-    // thousand times at most (more only grows the history vector).
-    o.generations = 4096;
-    o.stop = {};
-    o.on_generation = nullptr;
-    o.interrupt = nullptr;
+    const ga_options o = bench_ga_options(cfg_.ga, population);
     serial_.reset();
     tbb_.reset();
     release_objects();
