@@ -87,8 +87,10 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
   fmt::print("{}", fusedga::expr::describe(p));
   const fusedga::expression_plan plan = fusedga::plan_expression(cfg);
   fmt::print("engine       {}\n", plan.reason);
-  if (emit_source)
-    fmt::print("\n{}", fusedga::expr::generate_source(p, fusedga::to_string(cfg.precision)));
+  if (emit_source) {
+    const std::string real = fusedga::to_string(cfg.precision);
+    fmt::print("\n{}", plan.gpu ? fusedga::expr::generate_device_source(p, real) : fusedga::expr::generate_source(p, real));
+  }
 }
 
 int run(int argc, char** argv) {

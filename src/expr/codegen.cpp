@@ -1,10 +1,11 @@
-// Code generation for the CPU JIT: one problem type per expression program,
+// Code generation for the JITs: one problem type per expression program,
 // written as straight-line C++ (one `const R tN = ...;` per operation, loops
 // for reductions) so that GCC vectorizes the batch loop of jit_abi.hpp across
-// individuals exactly as it does for the hand-written built-ins.
+// individuals exactly as it does for the hand-written built-ins, and so that
+// NVRTC inlines it into the fused GPU kernels (the device dialect).
 //
 // The element semantics are those of interp_ops.hpp (the interpreter's), so
-// the two paths agree to the ulps of libm/libmvec.
+// the paths agree to the ulps of libm/libmvec/libdevice.
 #include "fusedga/expr/codegen.hpp"
 
 #include <cmath>
@@ -18,36 +19,47 @@
 namespace fusedga::expr {
 namespace {
 
+/// The two targets of the generated text: host C++ (the CPU JIT, with the
+/// standard library) and CUDA C++ for NVRTC (no standard library: the CUDA
+/// math library's global functions, jit_elements.hpp's constants).
+enum class dialect { host, device };
+
 /// A literal in C++: %.17g round-trips every double; non-finite values (a
-/// folded constant such as 1e308 * 10) become numeric_limits expressions.
-std::string literal(double v, const std::string& type) {
-  if (std::isnan(v)) return "std::numeric_limits<" + type + ">::quiet_NaN()";
-  if (std::isinf(v)) return std::string(v < 0 ? "-" : "") + "std::numeric_limits<" + type + ">::infinity()";
+/// folded constant such as 1e308 * 10) become named constants.
+std::string literal(double v, const std::string& type, dialect d) {
+  if (std::isnan(v))
+    return d == dialect::host ? "std::numeric_limits<" + type + ">::quiet_NaN()"
+                              : "::fusedga::expr::jit_quiet_nan<" + type + ">()";
+  if (std::isinf(v))
+    return std::string(v < 0 ? "-" : "") + (d == dialect::host ? "std::numeric_limits<" + type + ">::infinity()"
+                                                               : "::fusedga::expr::jit_infinity<" + type + ">()");
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   return type + "(" + buf + ")";
 }
 
-const char* function_name(function fn) {
+/// The C++ function for `fn`: std:: overloads on the host, the CUDA math library's global overloads on the device.
+std::string function_name(function fn, dialect d) {
+  const std::string lib = d == dialect::host ? "std::" : "";
   switch (fn) {
-    case function::sin: return "std::sin";
-    case function::cos: return "std::cos";
-    case function::tan: return "std::tan";
-    case function::asin: return "std::asin";
-    case function::acos: return "std::acos";
-    case function::atan: return "std::atan";
-    case function::exp: return "std::exp";
-    case function::log: return "std::log";
-    case function::log10: return "std::log10";
-    case function::sqrt: return "std::sqrt";
-    case function::abs: return "std::abs";
-    case function::floor: return "std::floor";
-    case function::ceil: return "std::ceil";
+    case function::sin: return lib + "sin";
+    case function::cos: return lib + "cos";
+    case function::tan: return lib + "tan";
+    case function::asin: return lib + "asin";
+    case function::acos: return lib + "acos";
+    case function::atan: return lib + "atan";
+    case function::exp: return lib + "exp";
+    case function::log: return lib + "log";
+    case function::log10: return lib + "log10";
+    case function::sqrt: return lib + "sqrt";
+    case function::abs: return d == dialect::host ? "std::abs" : "fabs";
+    case function::floor: return lib + "floor";
+    case function::ceil: return lib + "ceil";
     case function::min: return "::fusedga::expr::jit_min";
     case function::max: return "::fusedga::expr::jit_max";
     case function::atan2: break;
   }
-  return "std::atan2";
+  return lib + "atan2";
 }
 
 const char* operator_text(node_kind k) {
@@ -63,14 +75,14 @@ const char* operator_text(node_kind k) {
 /// are read through `x[j]`; reduction index variables are `i<depth>`.
 class body_writer {
  public:
-  explicit body_writer(const program& p) : p_(p) {}
+  body_writer(const program& p, dialect d) : p_(p), d_(d) {}
 
   /// Emits the statements computing node `i` in `type` ("R", or "double" for
   /// integer index expressions) and returns the C++ expression of its value.
   std::string value(int i, const std::string& type) {
     const node& n = p_.nodes.at(static_cast<std::size_t>(i));
     switch (n.kind) {
-      case node_kind::number: return literal(n.value, type);
+      case node_kind::number: return literal(n.value, type, d_);
       case node_kind::index_var: return type + "(i" + std::to_string(n.slot) + ")";
       case node_kind::gene: return gene(n);
       case node_kind::negate: return define(type, "-" + value(n.a, type));
@@ -85,9 +97,9 @@ class body_writer {
       case node_kind::power: return power(n, type);
       case node_kind::call: {
         const std::string a = value(n.a, type);
-        if (!interp::is_binary(n.fn)) return define(type, std::string(function_name(n.fn)) + "(" + a + ")");
+        if (!interp::is_binary(n.fn)) return define(type, function_name(n.fn, d_) + "(" + a + ")");
         const std::string b = value(n.b, type);
-        return define(type, std::string(function_name(n.fn)) + "(" + a + ", " + b + ")");
+        return define(type, function_name(n.fn, d_) + "(" + a + ", " + b + ")");
       }
       case node_kind::reduce: break;
     }
@@ -124,16 +136,16 @@ class body_writer {
     int k = 0;
     switch (interp::classify_power(p_, n.b, k)) {
       case interp::power_rule::integer: {
-        if (k == 0) return literal(1, type);
+        if (k == 0) return literal(1, type, d_);
         std::string r = a;
         for (int m = 1; m < std::abs(k); ++m) r = define(type, r + " * " + a);  // ((a·a)·a)··· like the interpreter
         return k < 0 ? define(type, type + "(1) / " + r) : r;
       }
-      case interp::power_rule::square_root: return define(type, "std::sqrt(" + a + ")");
+      case interp::power_rule::square_root: return define(type, function_name(function::sqrt, d_) + "(" + a + ")");
       case interp::power_rule::general: break;
     }
     const std::string b = value(n.b, type);
-    return define(type, "std::pow(" + a + ", " + b + ")");
+    return define(type, (d_ == dialect::host ? "std::pow(" : "pow(") + a + ", " + b + ")");
   }
 
   std::string reduce(const node& n, const std::string& type) {
@@ -143,7 +155,7 @@ class body_writer {
     const std::string hi = define("int", "::fusedga::expr::jit_index(" + value(n.b, "double") + bound);
     const std::string acc = "t" + std::to_string(next_++);
     const char* start = n.red == reduction::sum ? "(0)" : n.red == reduction::prod ? "(1)" : nullptr;
-    const std::string infinity = "std::numeric_limits<" + type + ">::infinity()";
+    const std::string infinity = literal(HUGE_VAL, type, d_);
     line(type + " " + acc + " = " +
          (start ? type + start : n.red == reduction::min ? infinity : "-" + infinity) + ";");
     const std::string i = "i" + std::to_string(n.slot);
@@ -162,6 +174,7 @@ class body_writer {
   }
 
   const program& p_;
+  dialect d_;
   std::string out_;
   std::set<int> scalars_;
   int next_ = 0;
@@ -177,15 +190,16 @@ std::string function_body(const body_writer& w, const std::string& tail) {
 }
 
 /// inequalities() or equalities(): every constraint of `kind`, in declaration order, into sink `g`.
-std::string constraint_function(const program& p, constraint_kind kind, const char* name) {
-  body_writer w(p);
+std::string constraint_function(const program& p, dialect d, constraint_kind kind, const char* name) {
+  body_writer w(p, d);
   int j = 0;
   for (const constraint& c : p.constraints) {
     if (c.kind != kind) continue;
     const std::string v = w.value(c.root, "R");
     w.line("g[" + std::to_string(j++) + "] = " + v + ";");
   }
-  return "  template <class X, class G>\n  FUSEDGA_INLINE void " + std::string(name) +
+  const std::string space = d == dialect::device ? "__device__ " : "";
+  return "  template <class X, class G>\n  " + space + "FUSEDGA_INLINE void " + std::string(name) +
          "(const X& x, G& g) const {\n" + function_body(w, "") + "  }\n";
 }
 
@@ -196,21 +210,37 @@ std::string bounds_function(const program& p) {
     for (std::size_t k = 0; k < v.lower.size();) {
       std::size_t run = 1;
       while (k + run < v.lower.size() && v.lower[k + run] == v.lower[k] && v.upper[k + run] == v.upper[k]) ++run;
-      out += "    ::fusedga::expr::jit_append_bounds(b, " + std::to_string(run) + ", " + literal(v.lower[k], "R") + ", " +
-             literal(v.upper[k], "R") + ");\n";
+      out += "    ::fusedga::expr::jit_append_bounds(b, " + std::to_string(run) + ", " +
+             literal(v.lower[k], "R", dialect::host) + ", " + literal(v.upper[k], "R", dialect::host) + ");\n";
       k += run;
     }
   }
   return out + "    return b;\n  }\n";
 }
 
+void check_arguments(const program& p, const std::string& real_type, const char* caller) {
+  if (real_type != "float" && real_type != "double")
+    throw error(std::string(caller) + ": real type must be \"float\" or \"double\", not \"" + real_type + "\"");
+  if (p.objective < 0 || p.dimension() <= 0)
+    throw error(std::string(caller) + ": the program has no objective or no genes");
+}
+
+/// objective(), inequalities() and equalities() of the problem type (members of fusedga_jit_problem).
+std::string evaluation_members(const program& p, dialect d) {
+  body_writer objective(p, d);
+  const std::string f = objective.value(p.objective, "R");
+  const std::string space = d == dialect::device ? "__device__ " : "";
+  std::string out = "  template <class X>\n  " + space + "FUSEDGA_INLINE R objective(const X& x) const {\n" +
+                    function_body(objective, "    return " + f + ";\n") + "  }\n";
+  if (p.inequality_count() > 0) out += "\n" + constraint_function(p, d, constraint_kind::inequality, "inequalities");
+  if (p.equality_count() > 0) out += "\n" + constraint_function(p, d, constraint_kind::equality, "equalities");
+  return out;
+}
+
 }  // namespace
 
 std::string generate_source(const program& p, const std::string& real_type) {
-  if (real_type != "float" && real_type != "double")
-    throw error("generate_source: real type must be \"float\" or \"double\", not \"" + real_type + "\"");
-  if (p.objective < 0 || p.dimension() <= 0) throw error("generate_source: the program has no objective or no genes");
-
+  check_arguments(p, real_type, "generate_source");
   std::string out;
   out += "// generated C++ (" + real_type + "): a FusedGA expression problem, compiled by the CPU JIT.\n";
   out += "// Genes x[0.." + std::to_string(p.dimension() - 1) + "]; g<j> is scalar gene j; t<n> are intermediate values.\n";
@@ -225,14 +255,31 @@ std::string generate_source(const program& p, const std::string& real_type) {
   if (p.equality_count() > 0)
     out += "  int equality_count() const { return " + std::to_string(p.equality_count()) + "; }\n";
   out += bounds_function(p) + "\n";
-
-  body_writer objective(p);
-  const std::string f = objective.value(p.objective, "R");
-  out += "  template <class X>\n  FUSEDGA_INLINE R objective(const X& x) const {\n" +
-         function_body(objective, "    return " + f + ";\n") + "  }\n";
-  if (p.inequality_count() > 0) out += "\n" + constraint_function(p, constraint_kind::inequality, "inequalities");
-  if (p.equality_count() > 0) out += "\n" + constraint_function(p, constraint_kind::equality, "equalities");
+  out += evaluation_members(p, dialect::host);
   out += "};\n\n}  // namespace\n\nFUSEDGA_JIT_EXPORT(fusedga_jit_problem)\n";
+  return out;
+}
+
+std::string generate_device_source(const program& p, const std::string& real_type) {
+  check_arguments(p, real_type, "generate_device_source");
+  const std::string suffix = real_type == "float" ? "_f32" : "_f64";
+  std::string out;
+  out += "// generated CUDA C++ (" + real_type + "): a FusedGA expression problem, compiled by the GPU JIT (NVRTC).\n";
+  out += "// Genes x[0.." + std::to_string(p.dimension() - 1) + "]; g<j> is scalar gene j; t<n> are intermediate values.\n";
+  out += "#include \"fusedga/core/constraint_sink.hpp\"\n#include \"fusedga/expr/jit_elements.hpp\"\n\n";
+  out += "namespace {\n\nusing R = " + real_type + ";\n\nstruct fusedga_jit_problem {\n";
+  out += evaluation_members(p, dialect::device);
+  out += "};\n\n}  // namespace\n\n";
+  out += "extern \"C\" __device__ R fusedga_expr_objective" + suffix +
+         "(const R* x) { return fusedga_jit_problem{}.objective(x); }\n";
+  out += "extern \"C\" __device__ void fusedga_expr_inequalities" + suffix + "(const R* x, R* total) {\n";
+  if (p.inequality_count() > 0)
+    out += "  auto g = ::fusedga::inequality_sink(total);\n  fusedga_jit_problem{}.inequalities(x, g);\n";
+  out += "}\n";
+  out += "extern \"C\" __device__ void fusedga_expr_equalities" + suffix + "(const R* x, R eps, R* total) {\n";
+  if (p.equality_count() > 0)
+    out += "  auto h = ::fusedga::equality_sink(total, eps);\n  fusedga_jit_problem{}.equalities(x, h);\n";
+  out += "}\n";
   return out;
 }
 

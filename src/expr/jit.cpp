@@ -35,16 +35,6 @@ double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
-bool file_exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 std::vector<std::string> split_words(const std::string& text) {
   std::istringstream in(text);
   std::vector<std::string> out;
@@ -52,15 +42,11 @@ std::vector<std::string> split_words(const std::string& text) {
   return out;
 }
 
-/// The FusedGA headers to compile against: the source tree while it exists (build tree, tests), else the installed copy.
-std::vector<std::string> default_include_dirs() {
-  for (const char* dir : {FUSEDGA_JIT_SOURCE_INCLUDE_DIR, FUSEDGA_JIT_INSTALL_INCLUDE_DIR})
-    if (file_exists(std::string(dir) + "/fusedga/expr/jit_abi.hpp")) return {dir};
-  return {};
-}
+using detail::file_exists;
+using detail::read_file;
 
 std::vector<std::string> include_dirs(const jit_options& options) {
-  return options.include_dirs.empty() ? default_include_dirs() : options.include_dirs;
+  return options.include_dirs.empty() ? detail::default_include_dirs() : options.include_dirs;
 }
 
 /// The compiler's `--version` output, once per compiler path and process (it is part of every key).

@@ -17,6 +17,22 @@
 
 namespace fusedga::expr::detail {
 
+bool file_exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::string> default_include_dirs() {
+  for (const char* dir : {FUSEDGA_JIT_SOURCE_INCLUDE_DIR, FUSEDGA_JIT_INSTALL_INCLUDE_DIR})
+    if (file_exists(std::string(dir) + "/fusedga/expr/jit_abi.hpp")) return {dir};
+  return {};
+}
+
 std::string sha256_hex(const std::string& bytes) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;

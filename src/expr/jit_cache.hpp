@@ -1,8 +1,10 @@
 #pragma once
-// The CPU JIT's object cache: where it lives, that it is private, and the
-// SHA-256 digests behind its keys and integrity checks. Private to src/expr/.
+// The JITs' object cache: where it lives, that it is private, and the
+// SHA-256 digests behind its keys and integrity checks; the FusedGA headers
+// generated code compiles against. Private to the runtime (src/expr/, src/cuda/).
 
 #include <string>
+#include <vector>
 
 namespace fusedga::expr::detail {
 
@@ -11,6 +13,15 @@ std::string sha256_hex(const std::string& bytes);
 
 /// SHA-256 of a file's contents, or "" when it cannot be read.
 std::string sha256_file(const std::string& path);
+
+bool file_exists(const std::string& path);
+
+/// A file's whole contents ("" when it cannot be read).
+std::string read_file(const std::string& path);
+
+/// The FusedGA headers to compile generated code against: the source tree
+/// while it exists (build tree, tests), else the installed copy; empty when neither is there.
+std::vector<std::string> default_include_dirs();
 
 /// `configured` if not empty, else $XDG_CACHE_HOME/fusedga, else $HOME/.cache/fusedga.
 /// @throws fusedga::error when neither variable is set (and nothing was configured).

@@ -49,9 +49,8 @@ Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& 
       if constexpr (!has_batch_evaluation<Problem>::value) {
         threads_used = 0;
         return cuda_solve(problem, o, backend::cuda{});
-      } else {
-        throw backend_unavailable("backend cuda: expression problems run on the CPU backends only (serial, tbb); "
-                                  "use backend: tbb, or a built-in problem");
+      } else {  // expression problems reach the GPU through the GPU JIT (registry/expression.cpp), not here
+        throw backend_unavailable("backend cuda: a host-evaluated expression problem cannot run on the GPU");
       }
 #else
       throw backend_unavailable("backend cuda: this build has no CUDA backend (built backends: serial, tbb)");

@@ -1,12 +1,16 @@
 #pragma once
 /// @file holding_bench_target.hpp
-/// Private helper: a bench_target that forwards to another and keeps alive
-/// what the inner one points to (an expression problem's program and evaluators).
+/// Private helper: benchmark targets that forward to another and keep alive
+/// what the inner one points to (an expression problem's program and
+/// evaluators, or its GPU JIT module).
 
 #include <memory>
 #include <utility>
 
 #include "fusedga/report/bench_target.hpp"
+#if defined(FUSEDGA_WITH_CUDA)
+#include "fusedga/report/bench_cuda.hpp"
+#endif
 
 namespace fusedga::detail {
 
@@ -37,5 +41,23 @@ class holding_bench_target final : public bench_target {
   std::shared_ptr<const void> keep_;  // declared first: destroyed after inner_
   std::unique_ptr<bench_target> inner_;
 };
+
+#if defined(FUSEDGA_WITH_CUDA)
+/// The CUDA tiers' counterpart: keeps an expression problem's program and its GPU JIT module alive.
+class holding_cuda_bench_target final : public cuda_bench_target {
+ public:
+  holding_cuda_bench_target(std::unique_ptr<cuda_bench_target> inner, std::shared_ptr<const void> keep)
+      : keep_(std::move(keep)), inner_(std::move(inner)) {}
+
+  void prepare(std::size_t population) override { inner_->prepare(population); }
+  double time_once(cuda_workload w) override { return inner_->time_once(w); }
+  double copy_gb_per_s(std::size_t array_bytes, int trials) override { return inner_->copy_gb_per_s(array_bytes, trials); }
+  std::string device() const override { return inner_->device(); }
+
+ private:
+  std::shared_ptr<const void> keep_;  // declared first: destroyed after inner_
+  std::unique_ptr<cuda_bench_target> inner_;
+};
+#endif
 
 }  // namespace fusedga::detail

@@ -79,8 +79,9 @@ Result run(const run_config& cfg, const run_hooks& hooks, int* threads_used) {
   const problem_entry entry = entry_for(cfg);
   run_config resolved = cfg;
   resolved.backend = resolve_backend(cfg.backend, nullptr);
-  if (cfg.backend == backend_kind::automatic && resolved.backend == backend_kind::cuda && cfg.problem.expression)
-    resolved.backend = backend_kind::tbb;  // expression problems are evaluated on the CPU only
+  if (cfg.backend == backend_kind::automatic && resolved.backend == backend_kind::cuda && cfg.problem.expression &&
+      cfg.problem.engine == expression_engine::interpreter)
+    resolved.backend = backend_kind::tbb;  // the interpreter runs on the CPU; the JITs run anywhere
   int threads = 0;
   Result r = entry.run(resolved, hooks, threads);
   if (threads_used) *threads_used = threads;

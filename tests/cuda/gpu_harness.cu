@@ -4,6 +4,7 @@
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
 #include <fusedga/problems/seed/gene_sum.hpp>
 
+#include "cuda/expr_device_problem.hpp"  // the GPU JIT's problem type (src/cuda/)
 #include "cuda/gpu_harness.hpp"
 
 namespace cuda_test {
@@ -38,6 +39,23 @@ gpu_run<Problem> run_on_gpu(const Problem& p, const fusedga::ga_options& o, int 
   r.best_violation = static_cast<double>(e.best_violation());
   return r;
 }
+
+template <class Problem>
+host_population<Problem> evaluate_on_gpu(const Problem& p, const fusedga::ga_options& o,
+                                         const std::vector<fusedga::gene_t<Problem>>& rows) {
+  fusedga::engine<Problem, fusedga::backend::cuda> e(p, o, fusedga::backend::cuda{});
+  e.initialize();
+  e.upload(rows.data(), nullptr, nullptr, nullptr, true);
+  return download<Problem>(e, o, p.dimension());
+}
+
+#define FUSEDGA_TEST_GPU_EVALUATE(...)                                                                  \
+  template host_population<__VA_ARGS__> evaluate_on_gpu<__VA_ARGS__>(const __VA_ARGS__&,                \
+                                                                     const fusedga::ga_options&,        \
+                                                                     const std::vector<fusedga::gene_t<__VA_ARGS__>>&)
+FUSEDGA_TEST_GPU_EVALUATE(fusedga::detail::expr_device_problem<double, fusedga::Sense::minimize>);
+FUSEDGA_TEST_GPU_EVALUATE(fusedga::detail::expr_device_problem<double, fusedga::Sense::maximize>);
+FUSEDGA_TEST_GPU_EVALUATE(fusedga::detail::expr_device_problem<float, fusedga::Sense::minimize>);
 
 #define FUSEDGA_TEST_GPU(...)                                                                                       \
   template gpu_run<__VA_ARGS__> run_on_gpu<__VA_ARGS__>(const __VA_ARGS__&, const fusedga::ga_options&, int,       \

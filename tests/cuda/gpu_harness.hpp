@@ -32,4 +32,14 @@ template <class Problem>
 gpu_run<Problem> run_on_gpu(const Problem& p, const fusedga::ga_options& o, int generations,
                             const typename gpu_run<Problem>::population* start = nullptr, bool graphs = true);
 
+/**
+ * Evaluates `rows` (o.population individuals, row-major) on the GPU: an
+ * engine<Problem, backend::cuda> of that size uploads them with evaluation
+ * on the device and downloads objective, violation and rank keys.
+ * @throws whatever the engine throws (backend_unavailable without a GPU).
+ */
+template <class Problem>
+host_population<Problem> evaluate_on_gpu(const Problem& p, const fusedga::ga_options& o,
+                                         const std::vector<fusedga::gene_t<Problem>>& rows);
+
 }  // namespace cuda_test

@@ -45,8 +45,7 @@ struct problem_entry {
   std::function<Result(const run_config& cfg, const run_hooks& hooks, int& threads_used)> run;
   /// Creates a benchmark target (report/bench_target.hpp) for `cfg`.
   std::function<std::unique_ptr<bench_target>(const run_config& cfg)> bench;
-  /// Creates the CUDA tiers' benchmark target (report/bench_cuda.hpp); empty when the CUDA backend is not built
-  /// or the problem cannot run on it (expression problems).
+  /// Creates the CUDA tiers' benchmark target (report/bench_cuda.hpp); empty when the CUDA backend is not built.
   std::function<std::unique_ptr<cuda_bench_target>(const run_config& cfg)> cuda_bench;
 };
 
@@ -54,12 +53,17 @@ struct problem_entry {
 struct expression_plan {
   expression_engine engine = expression_engine::interpreter;  ///< jit or interpreter, never automatic
   std::string reason;                                           ///< e.g. "auto: C++ compiler found (g++ ...)"
+  bool gpu = false;  ///< the GPU JIT (backend cuda, or auto with a usable GPU): NVRTC + nvJitLink
 };
 
 /**
- * Resolves `cfg.problem.engine` for an expression problem: `auto` becomes
- * jit when a C++ compiler is usable, else interpreter.
- * @throws config_error when `jit` is requested and no compiler is usable.
+ * Resolves `cfg.problem.engine` for an expression problem. On the GPU
+ * (`backend: cuda`, or `auto` with a usable GPU, in a build with the CUDA
+ * backend) it is the GPU JIT; on the CPU backends `auto` becomes the CPU JIT
+ * when a C++ compiler is usable, else the interpreter.
+ * @throws config_error when `jit` is requested and no compiler is usable, or
+ *         when `interpreter` is requested with `backend: cuda` (the
+ *         interpreter runs on the CPU).
  */
 expression_plan plan_expression(const run_config& cfg);
 

@@ -1,8 +1,7 @@
 #pragma once
 /// @file constraint_sink.hpp
 /// The `G` that a problem's `inequalities(x, g)` / `equalities(x, h)` write into.
-
-#include <cmath>
+/// Includes only macros.hpp: the GPU JIT compiles it with NVRTC (no standard library).
 
 #include "fusedga/core/macros.hpp"
 

@@ -30,6 +30,7 @@
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/core/sense.hpp"
 #include "fusedga/core/simd_math.hpp"  // libmvec declarations: the lane loops call vectorized sin/cos/exp/log/pow
+#include "fusedga/expr/jit_elements.hpp"  // jit_min, jit_max, jit_index
 
 /// Version of the C ABI above and of the helpers below; bump on any change.
 #define FUSEDGA_JIT_ABI_VERSION 1
@@ -56,22 +57,6 @@ struct strided_gene_view {
   std::ptrdiff_t stride;
   FUSEDGA_HD Gene operator[](int j) const { return data[j * stride]; }
 };
-
-/// min(a, b) of the expression language: a NaN argument gives NaN; on a tie, b (interp_ops.hpp).
-template <class R>
-FUSEDGA_HD FUSEDGA_INLINE R jit_min(R a, R b) { return (a < b || a != a) ? a : b; }
-/// max(a, b) of the expression language: a NaN argument gives NaN; on a tie, b.
-template <class R>
-FUSEDGA_HD FUSEDGA_INLINE R jit_max(R a, R b) { return (a > b || a != a) ? a : b; }
-
-/// An integer expression computed in double (one whose intermediates may leave
-/// ±2^24), rounded like the interpreter (std::lround) and clamped to [lo, hi]:
-/// the checker's range proof assumes exact arithmetic, the clamp keeps the
-/// generated code memory-safe even where double rounding would break it.
-FUSEDGA_HD FUSEDGA_INLINE int jit_index(double v, int lo, int hi) {
-  const long r = std::lround(v);
-  return r < lo ? lo : r > hi ? hi : static_cast<int>(r);
-}
 
 /// Appends `n` genes with bounds [lo, hi] (generated bounds() functions, run-length encoded).
 template <class G>

@@ -79,6 +79,7 @@ class engine<Problem, backend::cuda> {
     check_memory(d);
     stream_ = std::make_unique<detail::cuda_stream>();
     kp_ = detail::make_kernel_params(problem, options, d);
+    kernels_ = detail::cuda_kernels::kernel_source<Problem>::get(problem);
     for (auto& p : pop_) {
       p.genes = detail::device_buffer<gene>((n_ + 1) * static_cast<std::size_t>(d));
       p.objective = detail::device_buffer<fitness>(n_ + 1);
@@ -134,9 +135,8 @@ class engine<Problem, backend::cuda> {
     history_.clear();
     reset_state(1);
     const view_type src = view(cur_);
-    detail::cuda_kernels::init_genes_kernel<Problem>
-        <<<grid_for(n_ * ((kp_.dimension + 3) / 4), 256), 256, 0, stream()>>>(kp_, src.genes);
-    FUSEDGA_CUDA_TRY(cudaGetLastError());
+    launch(kernels_.init, grid_for(n_ * ((kp_.dimension + 3) / 4), 256), 256, 0,
+           detail::cuda_kernels::init_args<Problem>{kp_, src.genes});
     summarize_current(true);
   }
 
@@ -259,6 +259,13 @@ class engine<Problem, backend::cuda> {
     return static_cast<unsigned>(std::min<std::size_t>(std::max<std::size_t>(blocks, 1), 65535u * 16u));
   }
 
+  /// Enqueues `kernel` (a kernel_set handle taking `Args` by value) on stream(); works under graph capture.
+  template <class Args>
+  void launch(const void* kernel, unsigned blocks, unsigned threads, std::size_t shared_bytes, const Args& args) {
+    void* params[] = {const_cast<Args*>(&args)};
+    FUSEDGA_CUDA_TRY(cudaLaunchKernel(kernel, dim3(blocks), dim3(threads), params, shared_bytes, stream()));
+  }
+
   view_type view(int which) const {
     const device_population& p = pop_[which];
     return {p.genes.data(), p.objective.data(), p.violation.data(), p.rank_key.data(), n_, kp_.dimension};
@@ -281,10 +288,9 @@ class engine<Problem, backend::cuda> {
   }
 
   void enqueue_evaluation(const view_type& pop, bool evaluate) {
-    detail::cuda_kernels::evaluate_kernel<Problem><<<eval_.blocks, eval_.threads, evaluate ? eval_.shared_bytes : 0,
-                                                     stream()>>>(kp_, pop, eval_.staged, evaluate, cands_,
-                                                                 totals_.data(), candidates_.data());
-    FUSEDGA_CUDA_TRY(cudaGetLastError());
+    launch(kernels_.evaluate, static_cast<unsigned>(eval_.blocks), eval_.threads, evaluate ? eval_.shared_bytes : 0,
+           detail::cuda_kernels::evaluate_args<Problem>{kp_, pop, eval_.staged, evaluate, cands_, totals_.data(),
+                                                        candidates_.data()});
   }
 
   void enqueue_sort(const view_type& pop) {
@@ -323,17 +329,11 @@ class engine<Problem, backend::cuda> {
     const view_type src = view(parity);
     const view_type dst = view(1 - parity);
     const std::uint32_t pairs = kp_.pairs();
-    if (detail::cuda_geometry::short_genome(kp_.dimension)) {
-      detail::cuda_kernels::offspring_short_kernel<Problem>
-          <<<offspring_.blocks, offspring_.threads, offspring_.shared_bytes, stream()>>>(
-              kp_, src, dst, state_.data(), elite_slots(), pairs, cands_, totals_.data(), candidates_.data());
-    } else {
-      detail::cuda_kernels::offspring_long_kernel<Problem>
-          <<<offspring_.blocks, offspring_.threads, offspring_.shared_bytes, stream()>>>(
-              kp_, src, dst, state_.data(), elite_slots(), pairs, offspring_.staged, cands_, totals_.data(),
-              candidates_.data());
-    }
-    FUSEDGA_CUDA_TRY(cudaGetLastError());
+    const detail::cuda_kernels::offspring_args<Problem> args{
+        kp_,    src,   dst, state_.data(), elite_slots(), pairs, offspring_.staged, cands_, totals_.data(),
+        candidates_.data()};
+    launch(detail::cuda_geometry::short_genome(kp_.dimension) ? kernels_.offspring_short : kernels_.offspring_long,
+           static_cast<unsigned>(offspring_.blocks), offspring_.threads, offspring_.shared_bytes, args);
     enqueue_sort(dst);
     enqueue_finish(dst, offspring_.blocks, static_cast<std::uint32_t>(elitism_), true);
   }
@@ -366,6 +366,7 @@ class engine<Problem, backend::cuda> {
   std::size_t elitism_ = 0;
   std::unique_ptr<detail::cuda_stream> stream_;  // destroyed after the graphs and buffers below
   detail::kernel_params<Problem> kp_{};
+  detail::cuda_kernels::kernel_set kernels_{};
   device_population pop_[2];
   detail::device_buffer<gene> lower_, upper_, best_genes_dev_;
   detail::device_buffer<detail::cuda_kernels::block_totals> totals_;

@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include "fusedga/backends/cuda/geometry.hpp"
+#include "fusedga/backends/cuda/kernel_set.hpp"
 #include "fusedga/backends/cuda/pair_ops.hpp"
 #include "fusedga/core/population.hpp"
 #include "fusedga/engine/evaluate.hpp"
@@ -58,6 +59,45 @@ struct run_state {
   int have_best;             ///< 0 until the first summary
   int improved;              ///< 1 when this summary improved the best-so-far
   std::uint32_t generation;  ///< generation the next offspring pass produces
+};
+
+template <class Problem>
+using view_of = population_view<gene_t<Problem>, fitness_t<Problem>>;
+template <class Problem>
+using key_of = rank_key_t<fitness_t<Problem>>;
+
+/// Arguments of init_genes_kernel: the initial genes of every individual into `genes` (N·d, row-major).
+template <class Problem>
+struct init_args {
+  kernel_params<Problem> kp;
+  gene_t<Problem>* genes;
+};
+
+/// Arguments of evaluate_kernel (see evaluate_tile).
+template <class Problem>
+struct evaluate_args {
+  kernel_params<Problem> kp;
+  view_of<Problem> pop;
+  bool staged;    ///< rows staged in shared memory (geometry.hpp: evaluation_launch)
+  bool evaluate;  ///< false: only summarize the stored values
+  int cands;      ///< candidates per block (elitism / best)
+  block_totals* totals;
+  candidate<key_of<Problem>>* best;
+};
+
+/// Arguments of the offspring kernels (see offspring_short and offspring_long).
+template <class Problem>
+struct offspring_args {
+  kernel_params<Problem> kp;
+  view_of<Problem> src;  ///< parents (generation g)
+  view_of<Problem> dst;  ///< children (generation g + 1)
+  const run_state<key_of<Problem>, fitness_t<Problem>>* state;
+  const std::uint32_t* elites;  ///< E slots of src, copied to dst [0, E)
+  std::uint32_t pairs;
+  bool staged;  ///< long genomes: children kept in shared memory for evaluation
+  int cands;
+  block_totals* totals;
+  candidate<key_of<Problem>>* best;
 };
 
 // --- block-level reductions (blockDim.x a multiple of 32, at most 1024) ---
@@ -173,7 +213,9 @@ __device__ void copy_elites(const population_view<G, F>& src, const population_v
 
 /// Initial genes: thread per (individual, block of four genes), draws (i, 0, init, j / 4) as init_tile.
 template <class Problem>
-__global__ void init_genes_kernel(kernel_params<Problem> kp, gene_t<Problem>* genes) {
+__device__ __forceinline__ void init_genes(const init_args<Problem>& a) {
+  const kernel_params<Problem>& kp = a.kp;
+  gene_t<Problem>* genes = a.genes;
   const int d = kp.dimension;
   const std::size_t blocks_per_row = (static_cast<std::size_t>(d) + 3) / 4;
   const std::size_t total = static_cast<std::size_t>(kp.population) * blocks_per_row;
@@ -194,9 +236,10 @@ __global__ void init_genes_kernel(kernel_params<Problem> kp, gene_t<Problem>* ge
  * key, and the block's totals and best `cands` candidates.
  */
 template <class Problem>
-__global__ void evaluate_kernel(kernel_params<Problem> kp, population_view<gene_t<Problem>, fitness_t<Problem>> pop,
-                                bool staged, bool evaluate, int cands, block_totals* totals,
-                                candidate<rank_key_t<fitness_t<Problem>>>* best) {
+__device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
+  const kernel_params<Problem>& kp = a.kp;
+  const view_of<Problem>& pop = a.pop;
+  const bool staged = a.staged, evaluate = a.evaluate;
   using G = gene_t<Problem>;
   using F = fitness_t<Problem>;
   using K = rank_key_t<F>;
@@ -234,8 +277,8 @@ __global__ void evaluate_kernel(kernel_params<Problem> kp, population_view<gene_
   }
   sum = block_sum(sum);
   feasible = block_sum(feasible);
-  if (threadIdx.x == 0) totals[blockIdx.x] = {sum, feasible, static_cast<std::uint32_t>(count)};
-  block_best(mine, cands, best + static_cast<std::size_t>(blockIdx.x) * cands);
+  if (threadIdx.x == 0) a.totals[blockIdx.x] = {sum, feasible, static_cast<std::uint32_t>(count)};
+  block_best(mine, a.cands, a.best + static_cast<std::size_t>(blockIdx.x) * a.cands);
 }
 
 /// Evaluates child `slot` from `x`, stores its values and returns its contribution to the block summary.
@@ -263,21 +306,20 @@ __device__ __forceinline__ void store_child(const kernel_params<Problem>& kp,
  * children slots E + 2·pair (+1). Block 0 also copies the elites.
  */
 template <class Problem>
-__global__ void offspring_short_kernel(kernel_params<Problem> kp,
-                                       population_view<gene_t<Problem>, fitness_t<Problem>> src,
-                                       population_view<gene_t<Problem>, fitness_t<Problem>> dst,
-                                       const run_state<rank_key_t<fitness_t<Problem>>, fitness_t<Problem>>* state,
-                                       const std::uint32_t* elites, std::uint32_t pairs, int cands,
-                                       block_totals* totals, candidate<rank_key_t<fitness_t<Problem>>>* best) {
+__device__ __forceinline__ void offspring_short(const offspring_args<Problem>& a) {
+  const kernel_params<Problem>& kp = a.kp;
+  const view_of<Problem>& src = a.src;
+  const view_of<Problem>& dst = a.dst;
+  const std::uint32_t pairs = a.pairs;
   using G = gene_t<Problem>;
   using K = rank_key_t<fitness_t<Problem>>;
   extern __shared__ __align__(16) unsigned char shared[];
   G* tile = reinterpret_cast<G*>(shared);
-  const std::uint32_t generation = state->generation;
+  const std::uint32_t generation = a.state->generation;
   const std::size_t n = src.size;
   const std::size_t d = static_cast<std::size_t>(kp.dimension);
   const std::size_t elite_count = kp.elitism;
-  if (blockIdx.x == 0) copy_elites(src, dst, elites, kp.elitism);
+  if (blockIdx.x == 0) copy_elites(src, dst, a.elites, kp.elitism);
   const std::uint32_t first_pair = blockIdx.x * blockDim.x;
   const std::uint32_t pair = first_pair + threadIdx.x;
   const std::size_t first_slot = elite_count + 2 * static_cast<std::size_t>(first_pair);
@@ -306,8 +348,8 @@ __global__ void offspring_short_kernel(kernel_params<Problem> kp,
   }
   sum = block_sum(sum);
   feasible = block_sum(feasible);
-  if (threadIdx.x == 0) totals[blockIdx.x] = {sum, feasible, 0};
-  block_best(mine, cands, best + static_cast<std::size_t>(blockIdx.x) * cands);
+  if (threadIdx.x == 0) a.totals[blockIdx.x] = {sum, feasible, 0};
+  block_best(mine, a.cands, a.best + static_cast<std::size_t>(blockIdx.x) * a.cands);
 }
 
 /**
@@ -318,21 +360,22 @@ __global__ void offspring_short_kernel(kernel_params<Problem> kp,
  * finally lane c evaluates child c. Block 0 also copies the elites.
  */
 template <class Problem>
-__global__ void offspring_long_kernel(kernel_params<Problem> kp, population_view<gene_t<Problem>, fitness_t<Problem>> src,
-                                      population_view<gene_t<Problem>, fitness_t<Problem>> dst,
-                                      const run_state<rank_key_t<fitness_t<Problem>>, fitness_t<Problem>>* state,
-                                      const std::uint32_t* elites, std::uint32_t pairs, bool staged, int cands,
-                                      block_totals* totals, candidate<rank_key_t<fitness_t<Problem>>>* best) {
+__device__ __forceinline__ void offspring_long(const offspring_args<Problem>& a) {
+  const kernel_params<Problem>& kp = a.kp;
+  const view_of<Problem>& src = a.src;
+  const view_of<Problem>& dst = a.dst;
+  const std::uint32_t pairs = a.pairs;
+  const bool staged = a.staged;
   using G = gene_t<Problem>;
   using K = rank_key_t<fitness_t<Problem>>;
   constexpr unsigned full = 0xffffffffu;
   extern __shared__ __align__(16) unsigned char shared[];
   G* tile = reinterpret_cast<G*>(shared);
-  const std::uint32_t generation = state->generation;
+  const std::uint32_t generation = a.state->generation;
   const std::size_t n = src.size;
   const int d = kp.dimension;
   const std::size_t elite_count = kp.elitism;
-  if (blockIdx.x == 0) copy_elites(src, dst, elites, kp.elitism);
+  if (blockIdx.x == 0) copy_elites(src, dst, a.elites, kp.elitism);
   const unsigned lane = threadIdx.x;
   const std::uint32_t first_pair = blockIdx.x * cuda_geometry::kLongPairs;
   pair_decision mine_plan{0, 0, 0, 0, 0};
@@ -377,9 +420,38 @@ __global__ void offspring_long_kernel(kernel_params<Problem> kp, population_view
   }
   sum = block_sum(sum);
   feasible = block_sum(feasible);
-  if (threadIdx.x == 0) totals[blockIdx.x] = {sum, feasible, 0};
-  block_best(mine, cands, best + static_cast<std::size_t>(blockIdx.x) * cands);
+  if (threadIdx.x == 0) a.totals[blockIdx.x] = {sum, feasible, 0};
+  block_best(mine, a.cands, a.best + static_cast<std::size_t>(blockIdx.x) * a.cands);
 }
+
+// The problem-dependent kernels: one-line wrappers, so that the GPU JIT's
+// prebuilt kernels (src/cuda/expr_kernels.cuh) run the same bodies under
+// extern "C" names.
+
+template <class Problem>
+__global__ void init_genes_kernel(init_args<Problem> a) { init_genes(a); }
+template <class Problem>
+__global__ void evaluate_kernel(evaluate_args<Problem> a) { evaluate_tile(a); }
+template <class Problem>
+__global__ void offspring_short_kernel(offspring_args<Problem> a) { offspring_short(a); }
+template <class Problem>
+__global__ void offspring_long_kernel(offspring_args<Problem> a) { offspring_long(a); }
+
+/**
+ * Where the engine takes a problem's kernels from: the template kernels
+ * above, compiled with the program. The GPU JIT specializes it for its
+ * problem type (src/cuda/expr_device_problem.hpp) to hand out the kernels of
+ * the module it linked at run time.
+ */
+template <class Problem>
+struct kernel_source {
+  static kernel_set get(const Problem&) {
+    return {reinterpret_cast<const void*>(&init_genes_kernel<Problem>),
+            reinterpret_cast<const void*>(&evaluate_kernel<Problem>),
+            reinterpret_cast<const void*>(&offspring_short_kernel<Problem>),
+            reinterpret_cast<const void*>(&offspring_long_kernel<Problem>)};
+  }
+};
 
 /**
  * Single block: combines `blocks` block summaries (in block order) and the

@@ -1,0 +1,261 @@
+// The GPU JIT (issue 4): generated CUDA source, NVRTC compile and nvJitLink
+// link into the prebuilt kernels, the cache — all without a GPU — and, when a
+// GPU is usable, the linked kernels' objective and violation against the
+// interpreter at 10,000 random points for every configs/expr-*.yaml, and a
+// whole run through the registry. GPU tests skip with a message otherwise.
+#include <catch2/catch.hpp>
+
+#if defined(FUSEDGA_WITH_CUDA)
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fusedga/backends/cuda/device.hpp>
+#include <fusedga/config/registry.hpp>
+#include <fusedga/config/run_config.hpp>
+#include <fusedga/core/error.hpp>
+#include <fusedga/expr/codegen.hpp>
+#include <fusedga/expr/interpreter.hpp>
+
+#include "cuda/device_jit.hpp"
+#include "cuda/expr_device_problem.hpp"
+#include "cuda/gpu_harness.hpp"
+#include "expr/program_builder.hpp"
+
+using namespace fusedga;
+
+namespace {
+
+const std::vector<std::string> expr_configs = {
+    "expr-seed-constrained-quadratic.yaml",   "expr-seed-trig-constrained.yaml",
+    "expr-seed-gene-sum.yaml",                "expr-engineering-pressure-vessel.yaml",
+    "expr-engineering-welded-beam.yaml",      "expr-engineering-tension-compression-spring.yaml",
+    "expr-engineering-speed-reducer.yaml",    "expr-engineering-three-bar-truss.yaml"};
+
+run_config load(const std::string& name) { return load_config(std::string(FUSEDGA_SOURCE_DIR) + "/configs/" + name); }
+
+/// A fresh private cache directory under the build tree.
+std::string fresh_cache(const std::string& name) {
+  const std::string dir = std::string(FUSEDGA_BINARY_DIR) + "/test-gpu-jit-cache/" + name;
+  const std::string cmd = "rm -rf '" + dir + "'";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  return dir;
+}
+
+bool contains(const std::vector<char>& bytes, const std::string& text) {
+  return std::search(bytes.begin(), bytes.end(), text.begin(), text.end()) != bytes.end();
+}
+
+const char* kernel_kinds[] = {"init", "evaluate", "offspring_short", "offspring_long"};
+
+#define FUSEDGA_REQUIRE_GPU()                               \
+  do {                                                      \
+    const std::string why = cuda_unavailable_reason();     \
+    if (!why.empty()) {                                     \
+      WARN("skipped: no usable GPU (" << why << ")");       \
+      return;                                               \
+    }                                                       \
+  } while (0)
+
+}  // namespace
+
+TEST_CASE("gpu jit: device source is deterministic, free of user text, and declares the kernels' entry points",
+          "[cuda][jit]") {
+  using namespace fusedga::expr;
+  using namespace expr_test;
+  const program p = parsed({declared("secret_length", 1, 0, 1), declared("payload", 4, -1, 1)},
+                           "0.1*secret_length + sum(i=0:3, payload[i]^2) + min(i=1:3, payload[i-1]) + 1e308*10",
+                           {"secret_length - payload[2] <= 0.25", "secret_length == 0.5"});
+  const std::string a = generate_device_source(p, "double");
+  CHECK(a == generate_device_source(p, "double"));
+  for (const char* entry : {"fusedga_expr_objective_f64(const R* x)", "fusedga_expr_inequalities_f64(const R* x, R* total)",
+                            "fusedga_expr_equalities_f64(const R* x, R eps, R* total)"})
+    CHECK(a.find(entry) != std::string::npos);
+  CHECK(a.find("std::") == std::string::npos);  // NVRTC has no standard library
+  CHECK(a.find("jit_infinity<R>()") != std::string::npos);  // the folded 1e308*10 and min's start value
+  CHECK(a.find("secret_length") == std::string::npos);
+  CHECK(a.find("payload") == std::string::npos);
+  CHECK(a.find("R(0.10000000000000001)") != std::string::npos);
+  const std::string f = generate_device_source(p, "float");
+  CHECK(f.find("using R = float;") != std::string::npos);
+  CHECK(f.find("fusedga_expr_objective_f32") != std::string::npos);
+  CHECK_THROWS_WITH(generate_device_source(p, "half"), Catch::Contains("\"float\" or \"double\""));
+  // And it compiles and links (the non-finite constants and reductions included).
+  const std::string cache = fresh_cache("source");
+  const std::vector<char> image = device_jit_image<double>(p, 90, {cache, {}});
+  CHECK(contains(image, detail::expr_kernel_name("evaluate", Sense::minimize)));
+}
+
+TEST_CASE("gpu jit: every expression config compiles with NVRTC and links into all eight kernels (no GPU needed)",
+          "[cuda][jit]") {
+  const std::string cache = fresh_cache("all");
+  for (const std::string& name : expr_configs) {
+    INFO(name);
+    const run_config cfg = load(name);
+    expr::device_jit_stats stats;
+    const std::vector<char> image = expr::device_jit_image<double>(*cfg.problem.expression, 90, {cache, {}}, &stats);
+    CHECK_FALSE(stats.cache_hit);
+    CHECK(stats.compile_seconds > 0);
+    CHECK(stats.link_seconds > 0);
+    REQUIRE(image.size() > 4);
+    CHECK(std::string(image.begin(), image.begin() + 4) == "\x7f" "ELF");  // a cubin
+    for (const char* kind : kernel_kinds)
+      for (const Sense s : {Sense::minimize, Sense::maximize}) CHECK(contains(image, detail::expr_kernel_name(kind, s)));
+  }
+  const std::vector<char> f = expr::device_jit_image<float>(*load(expr_configs[0]).problem.expression, 90, {cache, {}});
+  CHECK(contains(f, detail::expr_kernel_name("offspring_short", Sense::maximize)));
+}
+
+TEST_CASE("gpu jit: the cache hits on the second call, rebuilds a tampered image, and is private", "[cuda][jit]") {
+  const std::string cache = fresh_cache("cache");
+  const run_config cfg = load("expr-seed-trig-constrained.yaml");
+  const expr::program& p = *cfg.problem.expression;
+  expr::device_jit_stats first, second, third;
+  const std::vector<char> a = expr::device_jit_image<double>(p, 90, {cache, {}}, &first);
+  const std::vector<char> b = expr::device_jit_image<double>(p, 90, {cache, {}}, &second);
+  CHECK_FALSE(first.cache_hit);
+  CHECK(second.cache_hit);
+  CHECK(second.compile_seconds == 0);
+  CHECK(a == b);
+  struct stat st {};
+  REQUIRE(::stat(cache.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+  {
+    std::ofstream out(first.image_path, std::ios::binary | std::ios::app);
+    out << "tampered";
+  }
+  const std::vector<char> c = expr::device_jit_image<double>(p, 90, {cache, {}}, &third);
+  CHECK_FALSE(third.cache_hit);
+  CHECK(c == a);
+  // Another architecture is another image.
+  expr::device_jit_stats other;
+  expr::device_jit_image<double>(p, 100, {cache, {}}, &other);
+  CHECK_FALSE(other.cache_hit);
+  CHECK(other.image_path != first.image_path);
+}
+
+TEST_CASE("gpu jit: failures are clear errors (missing headers, an architecture older than the kernels')",
+          "[cuda][jit]") {
+  const std::string cache = fresh_cache("errors");
+  const run_config cfg = load("expr-seed-trig-constrained.yaml");
+  const expr::program& p = *cfg.problem.expression;
+  CHECK_THROWS_WITH(expr::device_jit_image<double>(p, 90, {cache, {cache + "/no-such-include-dir"}}),
+                    Catch::Contains("NVRTC could not compile the generated problem") &&
+                        Catch::Contains("constraint_sink.hpp"));
+  CHECK_THROWS_WITH(expr::device_jit_image<double>(p, expr::device_jit_lto_arch() - 10, {cache, {}}),
+                    Catch::Contains("older than the prebuilt kernels'"));
+}
+
+TEST_CASE("gpu jit: --explain plans the GPU JIT for backend cuda and refuses the interpreter there", "[cuda][jit]") {
+  run_config cfg = load("expr-seed-trig-constrained.yaml");
+  cfg.backend = backend_kind::cuda;
+  const expression_plan plan = plan_expression(cfg);
+  CHECK(plan.gpu);
+  CHECK(plan.engine == expression_engine::jit);
+  CHECK_THAT(plan.reason, Catch::Contains("NVRTC") && Catch::Contains("nvJitLink"));
+  cfg.problem.engine = expression_engine::interpreter;
+  CHECK_THROWS_WITH(plan_expression(cfg), Catch::Contains("interpreter runs on the CPU backends only"));
+  cfg.backend = backend_kind::tbb;
+  CHECK_FALSE(plan_expression(cfg).gpu);
+}
+
+TEST_CASE("gpu jit: on the GPU every expression config's objective and violation equal the interpreter's",
+          "[cuda][jit][gpu]") {
+  FUSEDGA_REQUIRE_GPU();
+  const cuda_device_status gpu = probe_cuda_device(0);
+  const int sm = gpu.compute_major * 10 + gpu.compute_minor;
+  constexpr int points = 10000;
+  constexpr double eps = 1e-4;
+  for (const std::string& name : expr_configs) {
+    INFO(name);
+    const run_config cfg = load(name);
+    const expr::program& p = *cfg.problem.expression;
+    const int d = p.dimension();
+    std::mt19937_64 rng(11);
+    std::vector<double> rows;
+    for (int l = 0; l < points; ++l)
+      for (const expr::variable& v : p.variables)
+        for (int k = 0; k < v.size; ++k) {
+          const double x = std::uniform_real_distribution<double>(v.lower[k], v.upper[k])(rng);
+          rows.push_back(name == "expr-seed-gene-sum.yaml" ? std::round(x) : x);
+        }
+    std::vector<double> obj(points), vio(points);
+    expr::make_interpreter<double>(p)->evaluate(rows.data(), d, 1, points, eps, obj.data(), vio.data());
+
+    ga_options o;
+    o.population = points;
+    o.elitism = 1;
+    o.constraints.equality_tolerance = eps;
+    const detail::cuda_expr_module module(expr::device_jit_image<double>(p, sm), p.sense);
+    const auto check = [&](const auto& population) {
+      int mismatches = 0;
+      for (std::size_t l = 0; l < static_cast<std::size_t>(points); ++l) {
+        const auto agree = [](double a, double b) {
+          return std::abs(a - b) <= 1e-12 * std::max({1.0, std::abs(a), std::abs(b)});
+        };
+        if (!agree(population.objective[l], obj[l]) || !agree(population.violation[l], vio[l]))
+          if (++mismatches <= 3)
+            UNSCOPED_INFO("point " << l << ": objective " << population.objective[l] << " vs " << obj[l]
+                                   << ", violation " << population.violation[l] << " vs " << vio[l]);
+      }
+      CHECK(mismatches == 0);
+    };
+    if (p.sense == Sense::maximize)
+      check(cuda_test::evaluate_on_gpu(detail::expr_device_problem<double, Sense::maximize>{&p, &module}, o, rows));
+    else
+      check(cuda_test::evaluate_on_gpu(detail::expr_device_problem<double, Sense::minimize>{&p, &module}, o, rows));
+  }
+}
+
+TEST_CASE("gpu jit: float kernels agree with the float interpreter to float rounding", "[cuda][jit][gpu]") {
+  FUSEDGA_REQUIRE_GPU();
+  const cuda_device_status gpu = probe_cuda_device(0);
+  const run_config cfg = load("expr-seed-trig-constrained.yaml");
+  const expr::program& p = *cfg.problem.expression;
+  constexpr int points = 4096;
+  std::mt19937_64 rng(5);
+  std::vector<float> rows;
+  for (int l = 0; l < points; ++l)
+    for (const expr::variable& v : p.variables)
+      for (int k = 0; k < v.size; ++k)
+        rows.push_back(static_cast<float>(std::uniform_real_distribution<double>(v.lower[k], v.upper[k])(rng)));
+  std::vector<float> obj(points), vio(points);
+  expr::make_interpreter<float>(p)->evaluate(rows.data(), p.dimension(), 1, points, 1e-4f, obj.data(), vio.data());
+  ga_options o;
+  o.population = points;
+  o.elitism = 1;
+  o.constraints.equality_tolerance = 1e-4;
+  const detail::cuda_expr_module module(expr::device_jit_image<float>(p, gpu.compute_major * 10 + gpu.compute_minor),
+                                        p.sense);
+  const auto g = cuda_test::evaluate_on_gpu(detail::expr_device_problem<float, Sense::minimize>{&p, &module}, o, rows);
+  for (std::size_t l = 0; l < static_cast<std::size_t>(points); ++l) {
+    CHECK(g.objective[l] == Approx(obj[l]).epsilon(1e-5).margin(1e-5));
+    CHECK(g.violation[l] == Approx(vio[l]).epsilon(1e-5).margin(1e-5));
+  }
+}
+
+TEST_CASE("gpu jit: expr-seed-constrained-quadratic on backend cuda finds the built-in's optimum", "[cuda][jit][gpu]") {
+  FUSEDGA_REQUIRE_GPU();
+  run_config cfg = load_config(std::string(FUSEDGA_SOURCE_DIR) + "/configs/expr-seed-constrained-quadratic.yaml",
+                                {"backend=cuda", "ga.population=100000", "ga.generations=200"});
+  int threads = -1;
+  const Result r = run(cfg, {}, &threads);
+  CHECK(threads == 0);
+  CHECK(r.feasible);
+  CHECK(r.objective == Approx(263.1739).epsilon(1e-3));  // the built-in's optimum (tests/cuda/test_gpu.cpp)
+  CHECK(r.history.size() == 201);
+}
+
+#else
+TEST_CASE("gpu jit tests: without the CUDA backend they are not built", "[cuda]") {
+  WARN("skipped: this build has no CUDA backend (FUSEDGA_CUDA=OFF or no nvcc)");
+}
+#endif
