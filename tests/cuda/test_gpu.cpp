@@ -23,15 +23,6 @@
 using namespace fusedga;
 using namespace cuda_test;
 
-#define FUSEDGA_REQUIRE_GPU()                                                   \
-  do {                                                                          \
-    const std::string why = cuda_unavailable_reason();                         \
-    if (!why.empty()) {                                                         \
-      WARN("skipped: no usable GPU (" << why << ")");                           \
-      return;                                                                   \
-    }                                                                           \
-  } while (0)
-
 namespace {
 
 template <class Problem>

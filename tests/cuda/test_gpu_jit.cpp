@@ -56,15 +56,6 @@ bool contains(const std::vector<char>& bytes, const std::string& text) {
 
 const char* kernel_kinds[] = {"init", "evaluate", "offspring_short", "offspring_long"};
 
-#define FUSEDGA_REQUIRE_GPU()                               \
-  do {                                                      \
-    const std::string why = cuda_unavailable_reason();     \
-    if (!why.empty()) {                                     \
-      WARN("skipped: no usable GPU (" << why << ")");       \
-      return;                                               \
-    }                                                       \
-  } while (0)
-
 }  // namespace
 
 TEST_CASE("gpu jit: device source is deterministic, free of user text, and declares the kernels' entry points",
