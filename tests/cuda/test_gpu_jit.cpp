@@ -29,6 +29,7 @@
 #include "cuda/expr_device_problem.hpp"
 #include "cuda/gpu_harness.hpp"
 #include "expr/program_builder.hpp"
+#include "expr/temp_cache.hpp"
 
 using namespace fusedga;
 
@@ -41,14 +42,6 @@ const std::vector<std::string> expr_configs = {
     "expr-engineering-speed-reducer.yaml",    "expr-engineering-three-bar-truss.yaml"};
 
 run_config load(const std::string& name) { return load_config(std::string(FUSEDGA_SOURCE_DIR) + "/configs/" + name); }
-
-/// A fresh private cache directory under the build tree.
-std::string fresh_cache(const std::string& name) {
-  const std::string dir = std::string(FUSEDGA_BINARY_DIR) + "/test-gpu-jit-cache/" + name;
-  const std::string cmd = "rm -rf '" + dir + "'";
-  REQUIRE(std::system(cmd.c_str()) == 0);
-  return dir;
-}
 
 bool contains(const std::vector<char>& bytes, const std::string& text) {
   return std::search(bytes.begin(), bytes.end(), text.begin(), text.end()) != bytes.end();
@@ -80,14 +73,16 @@ TEST_CASE("gpu jit: device source is deterministic, free of user text, and decla
   CHECK(f.find("fusedga_expr_objective_f32") != std::string::npos);
   CHECK_THROWS_WITH(generate_device_source(p, "half"), Catch::Contains("\"float\" or \"double\""));
   // And it compiles and links (the non-finite constants and reductions included).
-  const std::string cache = fresh_cache("source");
+  const expr_test::temp_cache temp;
+  const std::string cache = temp.dir();
   const std::vector<char> image = device_jit_image<double>(p, 90, {cache, {}});
   CHECK(contains(image, detail::expr_kernel_name("evaluate", Sense::minimize)));
 }
 
 TEST_CASE("gpu jit: every expression config compiles with NVRTC and links into all eight kernels (no GPU needed)",
           "[cuda][jit]") {
-  const std::string cache = fresh_cache("all");
+  const expr_test::temp_cache temp;
+  const std::string cache = temp.dir();
   for (const std::string& name : expr_configs) {
     INFO(name);
     const run_config cfg = load(name);
@@ -106,7 +101,8 @@ TEST_CASE("gpu jit: every expression config compiles with NVRTC and links into a
 }
 
 TEST_CASE("gpu jit: the cache hits on the second call, rebuilds a tampered image, and is private", "[cuda][jit]") {
-  const std::string cache = fresh_cache("cache");
+  const expr_test::temp_cache temp;
+  const std::string cache = temp.dir();
   const run_config cfg = load("expr-seed-trig-constrained.yaml");
   const expr::program& p = *cfg.problem.expression;
   expr::device_jit_stats first, second, third;
@@ -135,7 +131,8 @@ TEST_CASE("gpu jit: the cache hits on the second call, rebuilds a tampered image
 
 TEST_CASE("gpu jit: failures are clear errors (missing headers, an architecture older than the kernels')",
           "[cuda][jit]") {
-  const std::string cache = fresh_cache("errors");
+  const expr_test::temp_cache temp;
+  const std::string cache = temp.dir();
   const run_config cfg = load("expr-seed-trig-constrained.yaml");
   const expr::program& p = *cfg.problem.expression;
   CHECK_THROWS_WITH(expr::device_jit_image<double>(p, 90, {cache, {cache + "/no-such-include-dir"}}),

@@ -20,33 +20,13 @@
 #include <fusedga/expr/parse.hpp>
 
 #include "expr/program_builder.hpp"
+#include "expr/temp_cache.hpp"
 
 using namespace fusedga::expr;
 using namespace expr_test;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// A fresh cache directory under the build tree's temp area, removed afterwards.
-struct temp_cache {
-  fs::path path;
-  temp_cache() {
-    static int counter = 0;
-    path = fs::temp_directory_path() /
-           ("fusedga-jit-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    fs::remove_all(path);
-  }
-  ~temp_cache() {
-    std::error_code ec;
-    fs::permissions(path, fs::perms::owner_all, ec);
-    fs::remove_all(path, ec);
-  }
-  jit_options options() const {
-    jit_options o;
-    o.cache_dir = (path / "cache").string();
-    return o;
-  }
-};
 
 program quadratic_program() {
   return parsed({declared("x", 1, 1, 25), declared("y", 1, 3, 7), declared("z", 1, -25, 0)},
