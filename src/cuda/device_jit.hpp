@@ -39,8 +39,9 @@ int device_jit_lto_arch();
 
 /**
  * A cubin for compute capability `sm` (e.g. 90 for H100, ≥ device_jit_lto_arch())
- * holding the four kernels of expr_kernel_name for both senses, with `p`'s
- * objective and constraints in Real (float or double) inlined. Thread-safe
+ * holding the three kernels a run of `p` launches (expr_module.hpp:
+ * expr_kernels_used), with `p`'s objective and constraints in Real (float or
+ * double) inlined. Thread-safe
  * (distinct temp files; rename is atomic).
  * @throws fusedga::error when the headers are missing, when NVRTC or
  *   nvJitLink fails (with its log), or when the cache directory cannot be

@@ -1,7 +1,7 @@
 #pragma once
 // The GPU JIT's loaded image (device_jit.hpp builds it): a CUDA library with
-// the four kernels of one sense. Host code; compiles without nvcc. Private to
-// the runtime.
+// the kernels a run of one expression problem launches. Host code; compiles
+// without nvcc. Private to the runtime.
 
 #include <string>
 #include <vector>
@@ -9,8 +9,10 @@
 #include <cuda_runtime_api.h>
 
 #include "fusedga/backends/cuda/error.hpp"
+#include "fusedga/backends/cuda/geometry.hpp"
 #include "fusedga/backends/cuda/kernel_set.hpp"
 #include "fusedga/core/sense.hpp"
+#include "fusedga/expr/ast.hpp"
 
 namespace fusedga::detail {
 
@@ -20,20 +22,35 @@ inline std::string expr_kernel_name(const char* kernel, Sense s) {
 }
 
 /**
- * A linked GPU JIT image loaded as a CUDA library (cudaLibraryLoadData: not
- * tied to one context), with the four kernels of sense `s`. Not copyable;
- * must outlive every engine that runs its kernels. Needs a usable GPU.
+ * The three prebuilt kernels a run of `p` launches: init and evaluate of its
+ * sense, and the offspring kernel its genome length takes (the engine's
+ * cuda_geometry::short_genome). The GPU JIT links only these
+ * (nvJitLink -kernels-used: a sixth of the link time of all eight).
+ */
+inline std::vector<std::string> expr_kernels_used(const expr::program& p) {
+  const char* offspring = cuda_geometry::short_genome(p.dimension()) ? "offspring_short" : "offspring_long";
+  return {expr_kernel_name("init", p.sense), expr_kernel_name("evaluate", p.sense),
+          expr_kernel_name(offspring, p.sense)};
+}
+
+/**
+ * A linked GPU JIT image of `p` loaded as a CUDA library
+ * (cudaLibraryLoadData: not tied to one context), with the kernels of
+ * expr_kernels_used(p); the offspring kernel its genome length does not take
+ * is null. Not copyable; must outlive every engine that runs its kernels.
+ * Needs a usable GPU.
  * @throws cuda_error when the image cannot be loaded or lacks a kernel.
  */
 class cuda_expr_module {
  public:
-  cuda_expr_module(const std::vector<char>& image, Sense s) {
+  cuda_expr_module(const std::vector<char>& image, const expr::program& p) {
     FUSEDGA_CUDA_TRY(cudaLibraryLoadData(&library_, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
     try {
-      kernels_.init = kernel(expr_kernel_name("init", s));
-      kernels_.evaluate = kernel(expr_kernel_name("evaluate", s));
-      kernels_.offspring_short = kernel(expr_kernel_name("offspring_short", s));
-      kernels_.offspring_long = kernel(expr_kernel_name("offspring_long", s));
+      const std::vector<std::string> used = expr_kernels_used(p);
+      kernels_.init = kernel(used[0]);
+      kernels_.evaluate = kernel(used[1]);
+      (cuda_geometry::short_genome(p.dimension()) ? kernels_.offspring_short : kernels_.offspring_long) =
+          kernel(used[2]);
     } catch (...) {
       cudaLibraryUnload(library_);
       throw;

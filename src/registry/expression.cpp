@@ -89,8 +89,7 @@ template <class Real>
 std::shared_ptr<cuda_expr_module> gpu_module(const expr::program& p) {
   const cuda_device_status gpu = probe_cuda_device(0);
   if (!gpu.usable) throw backend_unavailable("backend cuda: no usable GPU: " + gpu.reason);
-  return std::make_shared<cuda_expr_module>(expr::device_jit_image<Real>(p, gpu.compute_major * 10 + gpu.compute_minor),
-                                            p.sense);
+  return std::make_shared<cuda_expr_module>(expr::device_jit_image<Real>(p, gpu.compute_major * 10 + gpu.compute_minor), p);
 }
 
 /// Calls f(expr_device_problem<Real, S>) with S the program's sense.

@@ -79,25 +79,44 @@ TEST_CASE("gpu jit: device source is deterministic, free of user text, and decla
   CHECK(contains(image, detail::expr_kernel_name("evaluate", Sense::minimize)));
 }
 
-TEST_CASE("gpu jit: every expression config compiles with NVRTC and links into all eight kernels (no GPU needed)",
+TEST_CASE("gpu jit: every expression config compiles with NVRTC and links into the three kernels its run launches "
+          "(no GPU needed)",
           "[cuda][jit]") {
   const expr_test::temp_cache temp;
   const std::string cache = temp.dir();
+  // The image holds exactly expr_kernels_used(p): init and evaluate of p's sense and the offspring kernel of its
+  // genome length (the configs cover both senses and both offspring kernels).
+  const auto check_kernels = [](const std::vector<char>& image, const expr::program& p) {
+    const std::vector<std::string> used = detail::expr_kernels_used(p);
+    REQUIRE(used.size() == 3);
+    for (const char* kind : kernel_kinds)
+      for (const Sense s : {Sense::minimize, Sense::maximize}) {
+        const std::string name = detail::expr_kernel_name(kind, s);
+        INFO(name);
+        CHECK(contains(image, name) == (std::find(used.begin(), used.end(), name) != used.end()));
+      }
+  };
+  bool saw_long = false, saw_max = false;
   for (const std::string& name : expr_configs) {
     INFO(name);
     const run_config cfg = load(name);
+    const expr::program& p = *cfg.problem.expression;
     expr::device_jit_stats stats;
-    const std::vector<char> image = expr::device_jit_image<double>(*cfg.problem.expression, 90, {cache, {}}, &stats);
+    const std::vector<char> image = expr::device_jit_image<double>(p, 90, {cache, {}}, &stats);
     CHECK_FALSE(stats.cache_hit);
     CHECK(stats.compile_seconds > 0);
     CHECK(stats.link_seconds > 0);
     REQUIRE(image.size() > 4);
     CHECK(std::string(image.begin(), image.begin() + 4) == "\x7f" "ELF");  // a cubin
-    for (const char* kind : kernel_kinds)
-      for (const Sense s : {Sense::minimize, Sense::maximize}) CHECK(contains(image, detail::expr_kernel_name(kind, s)));
+    check_kernels(image, p);
+    saw_long |= !detail::cuda_geometry::short_genome(p.dimension());
+    saw_max |= p.sense == Sense::maximize;
   }
-  const std::vector<char> f = expr::device_jit_image<float>(*load(expr_configs[0]).problem.expression, 90, {cache, {}});
-  CHECK(contains(f, detail::expr_kernel_name("offspring_short", Sense::maximize)));
+  CHECK(saw_long);
+  CHECK(saw_max);
+  const run_config first = load(expr_configs[0]);
+  const expr::program& f = *first.problem.expression;
+  check_kernels(expr::device_jit_image<float>(f, 90, {cache, {}}), f);
 }
 
 TEST_CASE("gpu jit: the cache hits on the second call, rebuilds a tampered image, and is private", "[cuda][jit]") {
@@ -182,7 +201,7 @@ TEST_CASE("gpu jit: on the GPU every expression config's objective and violation
     o.population = points;
     o.elitism = 1;
     o.constraints.equality_tolerance = eps;
-    const detail::cuda_expr_module module(expr::device_jit_image<double>(p, sm), p.sense);
+    const detail::cuda_expr_module module(expr::device_jit_image<double>(p, sm), p);
     const auto check = [&](const auto& population) {
       int mismatches = 0;
       for (std::size_t l = 0; l < static_cast<std::size_t>(points); ++l) {
@@ -222,7 +241,7 @@ TEST_CASE("gpu jit: float kernels agree with the float interpreter to float roun
   o.elitism = 1;
   o.constraints.equality_tolerance = 1e-4;
   const detail::cuda_expr_module module(expr::device_jit_image<float>(p, gpu.compute_major * 10 + gpu.compute_minor),
-                                        p.sense);
+                                        p);
   const auto g = cuda_test::evaluate_on_gpu(detail::expr_device_problem<float, Sense::minimize>{&p, &module}, o, rows);
   for (std::size_t l = 0; l < static_cast<std::size_t>(points); ++l) {
     CHECK(g.objective[l] == Approx(obj[l]).epsilon(1e-5).margin(1e-5));
