@@ -246,7 +246,8 @@ int run(int argc, char** argv) {
   // A report covers every tier this machine can run: the GPU too, when one is usable and the problem runs there.
   const bool fused_tier =
       std::find(plan.tiers.begin(), plan.tiers.end(), fusedga::bench_tier::fused) != plan.tiers.end();
-  if (!report_dir.empty() && backends_option->count() == 0 && fused_tier && !cfg.problem.expression &&
+  if (!report_dir.empty() && backends_option->count() == 0 && fused_tier &&
+      (!cfg.problem.expression || cfg.problem.engine != fusedga::expression_engine::interpreter) &&
       fusedga::entry_for(cfg).cuda_bench && fusedga::cuda_unavailable_reason().empty())
     plan.backends.push_back({fusedga::backend_kind::cuda, 1});
   const fusedga::bench_progress progress = [quiet](const std::string& line) {

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>  // mkdtemp
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "fusedga/core/error.hpp"
 #include "fusedga/expr/jit.hpp"
 #include "fusedga/report/bench_config.hpp"
+#include "fusedga/report/bench_cuda.hpp"
 #include "fusedga/report/bench_target.hpp"
 
 namespace fusedga {
@@ -55,18 +57,29 @@ jit_compile_times compile_times(const expr::program& p) {
   return t;
 }
 
-/// Rows of `rows` with tier `from` relabelled `to`, appended to `out`.
+/// Relabels the rows of tier `from` as `to`.
 void relabel(std::vector<bench_row>& rows, const std::string& from, const std::string& to) {
   for (auto& r : rows)
     if (r.tier == from) r.tier = to;
 }
 
+/// The row of (tier, workload, backend, n) with the most threads: the headline configuration.
 const bench_row* find_row(const std::vector<bench_row>& rows, const std::string& tier, const std::string& workload,
-                          std::size_t n) {
-  const bench_row* best = nullptr;  // the one with the most threads: the headline configuration
+                          const std::string& backend, std::size_t n) {
+  const bench_row* best = nullptr;
   for (const auto& r : rows)
-    if (r.tier == tier && r.workload == workload && r.population == n && (!best || r.threads > best->threads)) best = &r;
+    if (r.tier == tier && r.workload == workload && r.backend == backend && r.population == n &&
+        (!best || r.threads > best->threads))
+      best = &r;
   return best;
+}
+
+/// `plan` without its cuda backends (the interpreter runs on the CPU only).
+bench_plan cpu_only(bench_plan plan) {
+  plan.backends.erase(std::remove_if(plan.backends.begin(), plan.backends.end(),
+                                     [](const bench_backend& b) { return b.kind == backend_kind::cuda; }),
+                      plan.backends.end());
+  return plan;
 }
 
 }  // namespace
@@ -79,23 +92,34 @@ jit_compile_times measure_jit_compile(const run_config& cfg) {
 
 bench_report run_expression_bench(const run_config& cfg, const bench_plan& plan, const std::string& baseline,
                                   const bench_progress& progress) {
-  const expression_plan path = plan_expression(cfg);
+  // The CPU rows' path (the cuda rows always run the GPU JIT: an interpreter there is a config error).
+  run_config on_cpu = cfg;
+  on_cpu.backend = backend_kind::tbb;
+  const expression_plan path = plan_expression(on_cpu);
   const bool jit = path.engine == expression_engine::jit;
   const std::string fused_tier = jit ? "fused-jit" : "fused-interp";
+  const bench_plan cpu_plan = cpu_only(plan);
+  const bool on_gpu = cpu_plan.backends.size() < plan.backends.size();
+  if (on_gpu && cfg.problem.engine == expression_engine::interpreter)
+    throw config_error("--backends cuda: problem.engine interpreter runs on the CPU only (the GPU runs the GPU JIT)");
 
-  const auto main_target = entry_for(cfg).bench(cfg);
-  bench_report report = run_bench(*main_target, plan, progress);
-  relabel(report.rows, "fused", fused_tier);
-  relabel(report.rows, "unfused", "interpreter");
+  bench_report report = run_bench_with_cuda(cfg, plan, progress);  // CPU rows, then the GPU JIT's cuda rows
+  for (auto& r : report.rows) {
+    if (r.tier == "fused") r.tier = r.backend == "cuda" ? "fused-jit" : fused_tier;
+    if (r.tier == "unfused") r.tier = "interpreter";
+  }
   report.notes.insert(report.notes.begin(), "evaluation path: " + path.reason);
+  if (on_gpu) report.notes.insert(report.notes.begin() + 1, "cuda rows: the GPU JIT (" + plan_expression(cfg).reason + ")");
 
   bench_plan fused_only = plan;
   fused_only.tiers = {bench_tier::fused};
-  if (jit) {  // the same engine with the interpreter, for the break-even point
+  if (jit && !cpu_plan.backends.empty()) {  // the same engine with the interpreter, for the break-even point
     run_config interp = cfg;
     interp.problem.engine = expression_engine::interpreter;
+    bench_plan interp_plan = cpu_plan;
+    interp_plan.tiers = {bench_tier::fused};
     const auto target = entry_for(interp).bench(interp);
-    bench_report r = run_bench(*target, fused_only, progress);
+    bench_report r = run_bench(*target, interp_plan, progress);
     relabel(r.rows, "fused", "fused-interp");
     report.rows.insert(report.rows.end(), r.rows.begin(), r.rows.end());
   }
@@ -105,15 +129,15 @@ bench_report run_expression_bench(const run_config& cfg, const bench_plan& plan,
     b.ga = cfg.ga;  // the same operators, rates and elitism
     const problem_entry entry = entry_for(b);
     if (!b.problem.expression && entry.integer_genes) throw config_error("--baseline " + baseline + ": has integer genes");
-    const auto target = entry.bench(b);
-    bench_report r = run_bench(*target, fused_only, progress);
+    bench_report r = run_bench_with_cuda(b, fused_only, progress);
     relabel(r.rows, "fused", "builtin");
+    relabel(r.rows, "fused-transfer", "builtin-transfer");
     report.rows.insert(report.rows.end(), r.rows.begin(), r.rows.end());
     report.notes.push_back("builtin rows: the compiled built-in " + baseline + " with the same GA settings");
   }
 
   std::optional<jit_compile_times> compile;
-  if (jit) {
+  if (jit && !cpu_plan.backends.empty()) {
     compile = measure_jit_compile(cfg);
     report.jit_compile_cold_s = compile->cold_s;  // for the report's "what this means" break-even sentence
     report.jit_compile_warm_s = compile->warm_s;
@@ -121,22 +145,25 @@ bench_report run_expression_bench(const run_config& cfg, const bench_plan& plan,
                                        "empty cache, warm {:.1f} ms from the cache",
                                        compile->cold_s, 1e3 * compile->warm_s));
   }
-  for (const std::size_t n : plan.sizes) {
-    const bench_row* jit_gen = find_row(report.rows, fused_tier, "generation", n);
-    if (!jit_gen) continue;
-    if (const bench_row* interp = find_row(report.rows, "fused-interp", "generation", n); compile && interp) {
-      const double saved_ms = interp->median_ms - jit_gen->median_ms;
-      report.notes.push_back(
-          saved_ms > 0
-              ? fmt::format("N = {}: the JIT saves {:.3g} ms per generation over the interpreter ({} threads); the cold "
-                            "compile pays for itself after {:.0f} generations",
-                            n, saved_ms, jit_gen->threads, std::ceil(1e3 * compile->cold_s / saved_ms))
-              : fmt::format("N = {}: the JIT is not faster than the interpreter per generation here", n));
+  for (const std::size_t n : plan.sizes)
+    for (const char* backend : {"serial", "tbb", "cuda"}) {
+      const std::string tier = std::string(backend) == "cuda" ? "fused-jit" : fused_tier;
+      const bench_row* jit_gen = find_row(report.rows, tier, "generation", backend, n);
+      if (!jit_gen) continue;
+      if (const bench_row* interp = find_row(report.rows, "fused-interp", "generation", backend, n);
+          compile && interp && interp != jit_gen) {
+        const double saved_ms = interp->median_ms - jit_gen->median_ms;
+        report.notes.push_back(
+            saved_ms > 0
+                ? fmt::format("N = {}: the JIT saves {:.3g} ms per generation over the interpreter ({}, {} threads); the "
+                              "cold compile pays for itself after {:.0f} generations",
+                              n, saved_ms, backend, jit_gen->threads, std::ceil(1e3 * compile->cold_s / saved_ms))
+                : fmt::format("N = {}: the JIT is not faster than the interpreter per generation here ({})", n, backend));
+      }
+      if (const bench_row* builtin = find_row(report.rows, "builtin", "generation", backend, n))
+        report.notes.push_back(fmt::format("N = {}: {} generation / built-in generation = {:.3f} ({}, {} threads)", n,
+                                           tier, jit_gen->median_ms / builtin->median_ms, backend, jit_gen->threads));
     }
-    if (const bench_row* builtin = find_row(report.rows, "builtin", "generation", n))
-      report.notes.push_back(fmt::format("N = {}: {} generation / built-in generation = {:.3f} ({} threads)", n,
-                                         fused_tier, jit_gen->median_ms / builtin->median_ms, jit_gen->threads));
-  }
   return report;
 }
 

@@ -796,3 +796,47 @@ TEST_CASE("ga-bench --report sweeps 10^2, 10^4, 9x10^5 and 10^6 by default", "[r
   CHECK(
       has(slurp(d / "sweep" / "report.md"), "| configuration | N = 100 | N = 10,000 | N = 900,000 | N = 1,000,000 |"));
 }
+
+TEST_CASE("ga-bench on an expression config: JIT, interpreter and built-in rows with their ratio, and cuda runs the GPU JIT",
+          "[report][ga-bench][expression]") {
+  if (!ga_bench_built()) return;
+  scratch_dir d;
+  const std::string config = std::string(FUSEDGA_SOURCE_DIR) + "/configs/expr-seed-constrained-quadratic.yaml";
+  const std::string common = " --sizes 1000 --repeats 1 --min-time 0 --stream-mib 1 --quiet --json " +
+                             (d / "r.json").string() + " --baseline seed/constrained-quadratic";
+  const std::string cache = "XDG_CACHE_HOME=" + (d / "cache").string();
+  const outcome cpu = ga_bench(d, config + " --backends serial" + common, cache);
+  INFO(cpu.err);
+  REQUIRE(cpu.exit_code == 0);
+  const auto has_note = [](const json& report, const std::string& start, const std::string& end) {
+    for (const auto& note : report["notes"]) {
+      const std::string n = note.get<std::string>();
+      if (n.rfind(start, 0) == 0 && n.size() >= end.size() && n.compare(n.size() - end.size(), end.size(), end) == 0)
+        return true;
+    }
+    return false;
+  };
+  {
+    const json report = json::parse(slurp(d / "r.json"));
+    for (const char* tier : {"fused-jit", "fused-interp", "builtin"})
+      for (const char* workload : {"eval", "generation"})
+        CHECK(json_row(report["rows"], tier, workload, "serial", 1, 1000).is_object());
+    CHECK(has_note(report, "N = 1000: fused-jit generation / built-in generation = ", "(serial, 1 threads)"));
+  }
+  // cuda: the GPU JIT's rows beside the built-in's on the GPU, or (no GPU, or no CUDA backend) a clear error, exit 2.
+  std::filesystem::remove(d / "r.json");
+  const outcome gpu = ga_bench(d, config + " --backends cuda --tiers fused" + common, cache);
+  INFO(gpu.err);
+  if (gpu.exit_code == 2) {
+    CHECK(has(gpu.err, "backend cuda: "));
+    CHECK_FALSE(std::filesystem::exists(d / "r.json"));
+    WARN("skipped the GPU JIT rows: " << gpu.err);
+    return;
+  }
+  REQUIRE(gpu.exit_code == 0);
+  const json report = json::parse(slurp(d / "r.json"));
+  for (const char* tier : {"fused-jit", "builtin"})
+    for (const char* workload : {"eval", "generation"})
+      CHECK(json_row(report["rows"], tier, workload, "cuda", 1, 1000).is_object());
+  CHECK(has_note(report, "N = 1000: fused-jit generation / built-in generation = ", "(cuda, 1 threads)"));
+}

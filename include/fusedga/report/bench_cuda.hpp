@@ -51,7 +51,7 @@ class cuda_bench_target {
  * backend "cuda", workloads eval and generation as selected; each row's
  * copy_gb_per_s is the device's copy bandwidth. Sets environment.gpu.
  * @throws backend_unavailable when cuda is requested but not built or no GPU is usable;
- *         config_error for an expression problem on cuda; whatever run_bench throws.
+ *         config_error when the problem has no CUDA target; whatever run_bench throws.
  */
 bench_report run_bench_with_cuda(const run_config& cfg, bench_plan plan, const bench_progress& progress = {});
 
