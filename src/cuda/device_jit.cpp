@@ -172,7 +172,7 @@ std::string nvjitlink(const std::string& problem_ir, const std::string& kernels,
 }
 
 std::vector<std::string> nvrtc_options(const std::vector<std::string>& includes) {
-  // No FMA contraction in the problem: the CPU JIT (-std=c++17: -ffp-contract=off) and the interpreter
+  // No FMA contraction in the problem: the CPU JIT (-ffp-contract=off, as the whole library) and the interpreter
   // round every operation, so the paths agree to the ulps of the math functions.
   std::vector<std::string> o{"--gpu-architecture=compute_" + std::to_string(FUSEDGA_LTO_ARCH), "-dlto",
                              "--relocatable-device-code=true", "--std=c++17", "--fmad=false"};

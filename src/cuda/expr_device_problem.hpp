@@ -55,6 +55,10 @@ struct expr_device_problem {
   const cuda_expr_module* module;   ///< host only: the linked kernels
 
   int dimension() const { return source->dimension(); }
+  // The counts make the engine call inequalities() and equalities() (problem_traits.hpp: has_inequalities,
+  // has_equalities); without them the prebuilt kernels would drop every constraint.
+  int inequality_count() const { return source->inequality_count(); }
+  int equality_count() const { return source->equality_count(); }
   Bounds<Real> bounds() const { return expr::expression_problem<Real, S>{source, nullptr}.bounds(); }
   std::vector<std::string> variable_names() const { return source->gene_names(); }
 

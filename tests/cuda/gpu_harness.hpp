@@ -2,6 +2,7 @@
 // The CUDA suite's GPU harness: runs the CUDA engine and brings its
 // populations back to the host. Defined in gpu_harness.cu (nvcc) for the
 // problem types the GPU tests use; only built with the CUDA backend.
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -12,14 +13,19 @@
 #include "cuda/host_population.hpp"
 
 /// Skips the enclosing test with a message when no GPU is usable (Catch2 v2
-/// has no SKIP: a warning and an early return), so a GPU-less CI passes.
-#define FUSEDGA_REQUIRE_GPU()                                                   \
-  do {                                                                          \
-    const std::string why = ::fusedga::cuda_unavailable_reason();                         \
-    if (!why.empty()) {                                                         \
-      WARN("skipped: no usable GPU (" << why << ")");                           \
-      return;                                                                   \
-    }                                                                           \
+/// has no SKIP: a warning and an early return), so a GPU-less CI passes. With
+/// FUSEDGA_REQUIRE_GPU_TESTS=1 in the environment (scripts/gpu-session.sh on
+/// the GPU machine) a missing GPU fails the test instead: there, a skip would
+/// hide that nothing was tested.
+#define FUSEDGA_REQUIRE_GPU()                                                            \
+  do {                                                                                   \
+    const std::string why = ::fusedga::cuda_unavailable_reason();                        \
+    if (!why.empty()) {                                                                  \
+      const char* required = std::getenv("FUSEDGA_REQUIRE_GPU_TESTS");                   \
+      if (required && std::string(required) == "1") FAIL("no usable GPU (" << why << ")"); \
+      WARN("skipped: no usable GPU (" << why << ")");                                    \
+      return;                                                                            \
+    }                                                                                    \
   } while (0)
 
 namespace cuda_test {

@@ -22,6 +22,7 @@
 #include <fusedga/config/registry.hpp>
 #include <fusedga/config/run_config.hpp>
 #include <fusedga/core/error.hpp>
+#include <fusedga/core/problem_traits.hpp>
 #include <fusedga/expr/codegen.hpp>
 #include <fusedga/expr/interpreter.hpp>
 
@@ -117,6 +118,20 @@ TEST_CASE("gpu jit: every expression config compiles with NVRTC and links into t
   const run_config first = load(expr_configs[0]);
   const expr::program& f = *first.problem.expression;
   check_kernels(expr::device_jit_image<float>(f, 90, {cache, {}}), f);
+}
+
+TEST_CASE("gpu jit: the device problem has constraints, so the prebuilt kernels evaluate them (no GPU needed)",
+          "[cuda][jit]") {
+  // The engine calls inequalities() / equalities() only for problems with the count members; the prebuilt
+  // kernels are compiled against expr_device_problem, so without them every constraint would be dropped.
+  using P = detail::expr_device_problem<double, Sense::minimize>;
+  STATIC_REQUIRE(detail::has_inequalities<P>::value);
+  STATIC_REQUIRE(detail::has_equalities<P>::value);
+  STATIC_REQUIRE(detail::has_inequalities<detail::expr_device_problem<float, Sense::maximize>>::value);
+  const run_config cfg = load("expr-engineering-welded-beam.yaml");
+  const P p{cfg.problem.expression.get(), nullptr};
+  CHECK(p.inequality_count() == cfg.problem.expression->inequality_count());
+  CHECK(p.inequality_count() > 0);
 }
 
 TEST_CASE("gpu jit: the cache hits on the second call, rebuilds a tampered image, and is private", "[cuda][jit]") {

@@ -8,8 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <iomanip>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -67,6 +69,37 @@ TEST_CASE("generated source: deterministic, no user text, numbers re-printed wit
   // One bounds run for the whole vector (run-length encoded).
   CHECK(a.find("jit_append_bounds(b, 4, R(-1), R(1));") != std::string::npos);
   CHECK_THROWS_AS(generate_source(p, "long double"), fusedga::error);
+  // Reductions: also the block form (jit_block individuals at once, per-lane arrays); none without.
+  CHECK(a.find("static constexpr bool block_evaluation = true;") != std::string::npos);
+  CHECK(a.find("xb(k, 1 + ::fusedga::expr::jit_index(") != std::string::npos);
+  CHECK(generate_source(quadratic_program(), "double").find("evaluate_block") == std::string::npos);
+}
+
+TEST_CASE("JIT block form: reductions over 40 genes equal the interpreter's exactly, blocks and tail alike", "[jit]") {
+  REQUIRE_COMPILER();
+  const temp_cache cache;
+  // Polynomials only, so every path rounds the same operations in the same order: equality is exact.
+  const program p = parsed({declared("s", 1, -2, 2), declared("x", 40, -2, 2)},
+                           "sum(i=0:39, x[i]*x[i]) - s*prod(i=0:3, x[i] + 1) + min(i=1:39, x[i-1]*x[i])",
+                           {"max(i=0:39, x[i]) <= 1.5", "sum(i=0:19, x[2*i]) == s"});
+  REQUIRE(generate_source(p, "double").find("evaluate_block") != std::string::npos);
+  const int d = p.dimension(), count = 16 * 12 + 11;  // whole blocks, then a scalar tail
+  const std::vector<double> rows = random_rows<double>(count, d, -2, 2, 7);
+  const auto jit = jit_compile<double>(p, cache.options());
+  const auto interp = make_interpreter<double>(p);
+  const outputs<double> r = run_rows(*jit, rows, d, 0.25), s = run_soa(*jit, rows, d, 0.25);
+  const outputs<double> i = run_rows(*interp, rows, d, 0.25);
+  int differences = 0;
+  for (std::size_t l = 0; l < static_cast<std::size_t>(count); ++l)
+    if ((r.objective[l] != i.objective[l]) + (r.violation[l] != i.violation[l]) + (s.objective[l] != i.objective[l]) +
+        (s.violation[l] != i.violation[l])) {
+      ++differences;
+      UNSCOPED_INFO(std::setprecision(17) << "individual " << l << ": rows " << r.objective[l] << ", " << r.violation[l] << "; soa "
+                                  << s.objective[l] << ", " << s.violation[l] << "; interpreter " << i.objective[l]
+                                  << ", " << i.violation[l] << "; reference " << reference_objective(p, &rows[l * d]));
+    }
+  CHECK(differences == 0);
+  CHECK(std::count(i.violation.begin(), i.violation.end(), 0.0) < count);  // the constraints do bind somewhere
 }
 
 TEST_CASE("JIT: the quadratic compiles, caches, and evaluates as the interpreter does", "[jit]") {

@@ -23,7 +23,7 @@ struct jit_options {
   std::string compiler;                   ///< empty: $CXX, else "c++"
   std::string cache_dir;                  ///< empty: the default above
   std::vector<std::string> include_dirs;  ///< empty: the FusedGA headers this library was built or installed with
-  std::string flags = "-O2 -march=native -fno-math-errno -fno-trapping-math -std=c++17 -fPIC -shared";
+  std::string flags = "-O2 -march=native -fno-math-errno -fno-trapping-math -ffp-contract=off -std=c++17 -fPIC -shared";
 };
 
 /// What a jit_compile call did.

@@ -22,6 +22,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <type_traits>
 
 #include "fusedga/core/bounds.hpp"
 #include "fusedga/core/constraint_sink.hpp"
@@ -33,7 +34,7 @@
 #include "fusedga/expr/jit_elements.hpp"  // jit_min, jit_max, jit_index
 
 /// Version of the C ABI above and of the helpers below; bump on any change.
-#define FUSEDGA_JIT_ABI_VERSION 1
+#define FUSEDGA_JIT_ABI_VERSION 2
 
 /// The module's cache key (64 hex digits), passed by jit_compile as
 /// -DFUSEDGA_JIT_KEY="..."; empty when the source is compiled by hand.
@@ -94,13 +95,31 @@ inline constexpr int jit_block = 16;
 
 namespace jit_detail {
 
-/// Lanes [0, count) in blocks of jit_block (vectorized), then the rest one by one.
+/// Whether `Problem` evaluates whole blocks (generated for programs with reductions: codegen.cpp's block form).
+template <class Problem, class = void>
+struct has_block_evaluation : std::false_type {};
+template <class Problem>
+struct has_block_evaluation<Problem, std::enable_if_t<Problem::block_evaluation>> : std::true_type {};
+
+/// Gene j of lane k of the block that starts at individual `first`: xb(k, j).
+template <class View>
+struct block_view {
+  View view;
+  int first;
+  FUSEDGA_INLINE auto operator()(int k, int j) const { return view(first + k)[j]; }
+};
+
+/// Lanes [0, count) in blocks of jit_block (vectorized across individuals), then the rest one by one.
 template <class Problem, class View, class G>
 FUSEDGA_INLINE void evaluate_lanes(const Problem& problem, View view, int count, G eps, G* FUSEDGA_RESTRICT objective,
                                    G* FUSEDGA_RESTRICT violation) {
   int l = 0;
-  for (; l + jit_block <= count; l += jit_block)
-    for (int k = 0; k < jit_block; ++k) evaluate_lane(problem, view(l + k), eps, objective[l + k], violation[l + k]);
+  for (; l + jit_block <= count; l += jit_block) {
+    if constexpr (has_block_evaluation<Problem>::value)
+      problem.evaluate_block(block_view<View>{view, l}, eps, objective + l, violation + l);
+    else
+      for (int k = 0; k < jit_block; ++k) evaluate_lane(problem, view(l + k), eps, objective[l + k], violation[l + k]);
+  }
   for (; l < count; ++l) evaluate_lane(problem, view(l), eps, objective[l], violation[l]);
 }
 

@@ -128,6 +128,7 @@ class engine<Problem, backend::cuda> {
 
   /// Creates and evaluates the initial population (generation 0) on the device. O(N·d). Synchronizes.
   void initialize() {
+    use_device();
     start_ = std::chrono::steady_clock::now();
     generation_ = 0;
     evaluations_ = n_;
@@ -142,18 +143,25 @@ class engine<Problem, backend::cuda> {
 
   /// Re-evaluates the current population in place (ga-bench's evaluation workload). O(N·d). Synchronizes.
   void evaluate_population() {
+    use_device();
     enqueue_evaluation(view(cur_), true);
     stream_->synchronize();
   }
 
   /// Enqueues the evaluation of the current population on `stream()` without synchronizing (for CUDA-event timing).
-  void enqueue_evaluate_population() { enqueue_evaluation(view(cur_), true); }
+  void enqueue_evaluate_population() {
+    use_device();
+    enqueue_evaluation(view(cur_), true);
+  }
 
   /// Runs one generation on the device (one graph launch); only the statistics come back. Synchronizes.
   void step() {
+    use_device();
     ++generation_;
     const int parity = cur_;
-    if (backend_.graphs) {
+    // Each parity's first generation runs uncaptured: it loads every kernel the step launches (CUDA loads
+    // modules lazily), so no module load happens inside a stream capture. Direct and graph runs are identical.
+    if (backend_.graphs && ran_uncaptured_[parity]) {
       detail::cuda_graph_exec& g = graphs_[parity];
       if (!g) {
         FUSEDGA_CUDA_TRY(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
@@ -171,6 +179,7 @@ class engine<Problem, backend::cuda> {
       g.launch(stream());
     } else {
       enqueue_step(parity);
+      ran_uncaptured_[parity] = true;
     }
     stream_->synchronize();
     cur_ = 1 - parity;
@@ -187,6 +196,7 @@ class engine<Problem, backend::cuda> {
   /// Best individual seen so far (copied from the device when it changed; synchronizes then).
   const std::vector<gene>& best_genes() const {
     if (best_dirty_) {
+      use_device();
       FUSEDGA_CUDA_TRY(cudaMemcpy(best_genes_.data(), best_genes_dev_.data(), best_genes_.size() * sizeof(gene),
                                   cudaMemcpyDeviceToHost));
       best_dirty_ = false;
@@ -213,6 +223,7 @@ class engine<Problem, backend::cuda> {
    * pointer may be null to skip that array). Synchronizes.
    */
   void download(gene* genes, fitness* objective, fitness* violation, key* rank_key) const {
+    use_device();
     const view_type v = view(cur_);
     const std::size_t d = static_cast<std::size_t>(kp_.dimension);
     if (genes) FUSEDGA_CUDA_TRY(cudaMemcpyAsync(genes, v.genes, n_ * d * sizeof(gene), cudaMemcpyDeviceToHost, stream()));
@@ -233,6 +244,7 @@ class engine<Problem, backend::cuda> {
    */
   void upload(const gene* genes, const fitness* objective, const fitness* violation, const key* rank_key,
               bool evaluate = false) {
+    use_device();
     const view_type v = view(cur_);
     const std::size_t d = static_cast<std::size_t>(kp_.dimension);
     FUSEDGA_CUDA_TRY(cudaMemcpyAsync(v.genes, genes, n_ * d * sizeof(gene), cudaMemcpyHostToDevice, stream()));
@@ -247,6 +259,9 @@ class engine<Problem, backend::cuda> {
 
  private:
   using state_type = detail::cuda_kernels::run_state<key, fitness>;
+
+  /// Makes the engine's device current: another engine on this thread may have selected another.
+  void use_device() const { FUSEDGA_CUDA_TRY(cudaSetDevice(backend_.device)); }
 
   struct device_population {
     detail::device_buffer<gene> genes;
@@ -379,6 +394,7 @@ class engine<Problem, backend::cuda> {
   detail::device_buffer<unsigned char> sort_temp_;
   std::size_t sort_temp_bytes_ = 0;
   detail::cuda_graph_exec graphs_[2];
+  bool ran_uncaptured_[2] = {false, false};
   detail::cuda_geometry::launch eval_{}, offspring_{};
   int cands_ = 1;
   int cur_ = 0;
