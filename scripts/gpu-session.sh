@@ -6,6 +6,10 @@
 #   bash scripts/gpu-session.sh build test     # on the GPU machine (device tool, carry .device), ~5 min
 #   bash scripts/gpu-session.sh bench          # the same warm machine: ga-run, ga-bench and PyTorch figures
 #
+# A device call may run 10 minutes and the machine stays warm only 30 s after
+# one: if `build test` risks the limit, call `build` and `test` separately,
+# back to back (the build directory survives while the machine is warm).
+#
 # Stages run in the order given; `all` is build test bench. Each stage's
 # output goes to the terminal and to $OUT/gpu-session.log; `bench` also packs
 # its JSON and tables into $OUT/gpu-bench.tar.gz. A stage that fails is
@@ -103,7 +107,7 @@ stage_bench() {
   tar -czf "$out/gpu-bench.tar.gz" -C "$out" bench && rm -rf "$b"
 }
 
-[ $# -gt 0 ] || { sed -n '2,16p' "$0"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,20p' "$0"; exit 2; }
 for stage in "$@"; do
   case $stage in
     prepare) prepare ;;
