@@ -107,7 +107,7 @@ stage_bench() {
   tar -czf "$out/gpu-bench.tar.gz" -C "$out" bench && rm -rf "$b"
 }
 
-[ $# -gt 0 ] || { sed -n '2,20p' "$0"; exit 2; }
+[ $# -gt 0 ] || { awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 2; }
 for stage in "$@"; do
   case $stage in
     prepare) prepare ;;
