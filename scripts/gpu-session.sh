@@ -5,12 +5,13 @@
 #   bash scripts/gpu-session.sh prepare        # here, once: .device/ with the Debian packages the GPU machine lacks
 #   bash scripts/gpu-session.sh build test     # on the GPU machine (device tool, carry .device), ~5 min
 #   bash scripts/gpu-session.sh bench          # the same warm machine: ga-run, ga-bench and PyTorch figures
+#   bash scripts/gpu-session.sh sanitize       # compute-sanitizer memcheck, racecheck and synccheck on the GPU tests
 #
 # A device call may run 10 minutes and the machine stays warm only 30 s after
 # one: if `build test` risks the limit, call `build` and `test` separately,
 # back to back (the build directory survives while the machine is warm).
 #
-# Stages run in the order given; `all` is build test bench. Each stage's
+# Stages run in the order given; `all` is build test bench sanitize. Each stage's
 # output goes to the terminal and to $OUT/gpu-session.log; `bench` also packs
 # its JSON and tables into $OUT/gpu-bench.tar.gz. A stage that fails is
 # reported and the next still runs; the exit status is the number of failed
@@ -107,12 +108,25 @@ stage_bench() {
   tar -czf "$out/gpu-bench.tar.gz" -C "$out" bench && rm -rf "$b"
 }
 
+stage_sanitize() {
+  local tests="$build/tests/test_cuda" sanitizer=compute-sanitizer
+  command -v "$sanitizer" >/dev/null || sanitizer=/usr/local/cuda/bin/compute-sanitizer
+  # Out-of-bounds and misaligned accesses, shared-memory races and illegal barriers, on the GPU tests
+  # (not the one that asks for more memory than the device has).
+  local some='gpu: integer genes*,gpu: elitism above 8*,gpu: real genes*,gpu jit: on the GPU*'
+  FUSEDGA_REQUIRE_GPU_TESTS=1 step memcheck "$sanitizer" --tool memcheck --error-exitcode 1 "$tests" "$some"
+  FUSEDGA_REQUIRE_GPU_TESTS=1 step racecheck "$sanitizer" --tool racecheck --error-exitcode 1 "$tests" \
+    'gpu: integer genes*,gpu: elitism above 8*'
+  FUSEDGA_REQUIRE_GPU_TESTS=1 step synccheck "$sanitizer" --tool synccheck --error-exitcode 1 "$tests" \
+    'gpu: integer genes*,gpu: elitism above 8*'
+}
+
 [ $# -gt 0 ] || { awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 2; }
 for stage in "$@"; do
   case $stage in
     prepare) prepare ;;
-    build | test | bench | all) ;;
-    *) echo "gpu-session.sh: unknown stage '$stage' (prepare, build, test, bench, all)" >&2; exit 2 ;;
+    build | test | bench | sanitize | all) ;;
+    *) echo "gpu-session.sh: unknown stage '$stage' (prepare, build, test, bench, sanitize, all)" >&2; exit 2 ;;
   esac
 done
 if [ "$*" != prepare ]; then
@@ -122,7 +136,8 @@ if [ "$*" != prepare ]; then
       build) stage_build ;;
       test) stage_test ;;
       bench) stage_bench ;;
-      all) stage_build && stage_test; stage_bench ;;
+      sanitize) stage_sanitize ;;
+      all) stage_build && stage_test; stage_bench; stage_sanitize ;;
     esac
   done
   say "done: $failed failed step(s); log in $log"
