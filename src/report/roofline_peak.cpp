@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #if defined(__AVX512F__) || (defined(__AVX__) && defined(__FMA__))
 #include <immintrin.h>
@@ -25,99 +26,81 @@ namespace {
 // current x86), few enough to stay in the 16 (32 with AVX-512) vector registers.
 constexpr int chains = 12;
 
-/// Lanes per FMA instruction of the kernel below, and its name.
+/// One FMA register type: `reg`, its `lanes`, set1, fma (a·b + c, one rounding) and an aligned store.
+#if defined(__AVX512F__)
+struct simd_float {
+  using reg = __m512;
+  static constexpr int lanes = 16;
+  static reg set1(float x) { return _mm512_set1_ps(x); }
+  static reg fma(reg a, reg b, reg c) { return _mm512_fmadd_ps(a, b, c); }
+  static void store(float* p, reg v) { _mm512_store_ps(p, v); }
+};
+struct simd_double {
+  using reg = __m512d;
+  static constexpr int lanes = 8;
+  static reg set1(double x) { return _mm512_set1_pd(x); }
+  static reg fma(reg a, reg b, reg c) { return _mm512_fmadd_pd(a, b, c); }
+  static void store(double* p, reg v) { _mm512_store_pd(p, v); }
+};
+const char* kernel_name() { return "AVX-512 FMA"; }
+#elif defined(__AVX__) && defined(__FMA__)
+struct simd_float {
+  using reg = __m256;
+  static constexpr int lanes = 8;
+  static reg set1(float x) { return _mm256_set1_ps(x); }
+  static reg fma(reg a, reg b, reg c) { return _mm256_fmadd_ps(a, b, c); }
+  static void store(float* p, reg v) { _mm256_store_ps(p, v); }
+};
+struct simd_double {
+  using reg = __m256d;
+  static constexpr int lanes = 4;
+  static reg set1(double x) { return _mm256_set1_pd(x); }
+  static reg fma(reg a, reg b, reg c) { return _mm256_fmadd_pd(a, b, c); }
+  static void store(double* p, reg v) { _mm256_store_pd(p, v); }
+};
+const char* kernel_name() { return "AVX2 FMA"; }
+#else
+template <class Real>
+struct simd_scalar {
+  using reg = Real;
+  static constexpr int lanes = 1;
+  static reg set1(Real x) { return x; }
+  static reg fma(reg a, reg b, reg c) { return std::fma(a, b, c); }
+  static void store(Real* p, reg v) { *p = v; }
+};
+using simd_float = simd_scalar<float>;
+using simd_double = simd_scalar<double>;
+const char* kernel_name() { return "scalar FMA"; }
+#endif
+
+template <bool Single>
+using simd = std::conditional_t<Single, simd_float, simd_double>;
+
+/// Lanes per FMA instruction of the kernel below.
 template <bool Single>
 int lanes() {
-#if defined(__AVX512F__)
-  return Single ? 16 : 8;
-#elif defined(__AVX__) && defined(__FMA__)
-  return Single ? 8 : 4;
-#else
-  return 1;
-#endif
-}
-
-const char* kernel_name() {
-#if defined(__AVX512F__)
-  return "AVX-512 FMA";
-#elif defined(__AVX__) && defined(__FMA__)
-  return "AVX2 FMA";
-#else
-  return "scalar FMA";
-#endif
+  return simd<Single>::lanes;
 }
 
 /// Runs `iterations` × `chains` FMAs per lane; returns a value that depends on all of them.
 /// acc ← acc·a + b converges to b / (1 − a) = 0.1: no overflow, no subnormals.
 template <bool Single>
 double fma_kernel(long iterations) {
-#if defined(__AVX512F__)
-  if constexpr (Single) {
-    __m512 acc[chains];
-    for (int k = 0; k < chains; ++k) acc[k] = _mm512_set1_ps(1.0f + 0.01f * k);
-    const __m512 a = _mm512_set1_ps(0.999f), b = _mm512_set1_ps(1e-4f);
-    for (long i = 0; i < iterations; ++i)
-      for (int k = 0; k < chains; ++k) acc[k] = _mm512_fmadd_ps(acc[k], a, b);
-    // Stored and summed by hand: GCC 12's _mm512_reduce_add_* trips -Wuninitialized in its own header.
-    alignas(64) float out[16];
-    double s = 0;
-    for (int k = 0; k < chains; ++k) {
-      _mm512_store_ps(out, acc[k]);
-      for (const float v : out) s += v;
-    }
-    return s;
-  } else {
-    __m512d acc[chains];
-    for (int k = 0; k < chains; ++k) acc[k] = _mm512_set1_pd(1.0 + 0.01 * k);
-    const __m512d a = _mm512_set1_pd(0.999), b = _mm512_set1_pd(1e-4);
-    for (long i = 0; i < iterations; ++i)
-      for (int k = 0; k < chains; ++k) acc[k] = _mm512_fmadd_pd(acc[k], a, b);
-    alignas(64) double out[8];
-    double s = 0;
-    for (int k = 0; k < chains; ++k) {
-      _mm512_store_pd(out, acc[k]);
-      for (const double v : out) s += v;
-    }
-    return s;
-  }
-#elif defined(__AVX__) && defined(__FMA__)
-  if constexpr (Single) {
-    __m256 acc[chains];
-    for (int k = 0; k < chains; ++k) acc[k] = _mm256_set1_ps(1.0f + 0.01f * k);
-    const __m256 a = _mm256_set1_ps(0.999f), b = _mm256_set1_ps(1e-4f);
-    for (long i = 0; i < iterations; ++i)
-      for (int k = 0; k < chains; ++k) acc[k] = _mm256_fmadd_ps(acc[k], a, b);
-    alignas(32) float out[8];
-    double s = 0;
-    for (int k = 0; k < chains; ++k) {
-      _mm256_store_ps(out, acc[k]);
-      for (const float v : out) s += v;
-    }
-    return s;
-  } else {
-    __m256d acc[chains];
-    for (int k = 0; k < chains; ++k) acc[k] = _mm256_set1_pd(1.0 + 0.01 * k);
-    const __m256d a = _mm256_set1_pd(0.999), b = _mm256_set1_pd(1e-4);
-    for (long i = 0; i < iterations; ++i)
-      for (int k = 0; k < chains; ++k) acc[k] = _mm256_fmadd_pd(acc[k], a, b);
-    alignas(32) double out[4];
-    double s = 0;
-    for (int k = 0; k < chains; ++k) {
-      _mm256_store_pd(out, acc[k]);
-      for (const double v : out) s += v;
-    }
-    return s;
-  }
-#else
+  using S = simd<Single>;
   using Real = std::conditional_t<Single, float, double>;
-  Real acc[chains];
-  for (int k = 0; k < chains; ++k) acc[k] = Real(1) + Real(0.01) * Real(k);
+  typename S::reg acc[chains];
+  for (int k = 0; k < chains; ++k) acc[k] = S::set1(Real(1) + Real(0.01) * Real(k));
+  const typename S::reg a = S::set1(Real(0.999)), b = S::set1(Real(1e-4));
   for (long i = 0; i < iterations; ++i)
-    for (int k = 0; k < chains; ++k) acc[k] = std::fma(acc[k], Real(0.999), Real(1e-4));
+    for (int k = 0; k < chains; ++k) acc[k] = S::fma(acc[k], a, b);
+  // Stored and summed by hand: GCC 12's _mm512_reduce_add_* trips -Wuninitialized in its own header.
+  alignas(64) Real out[S::lanes];
   double s = 0;
-  for (const Real v : acc) s += v;
+  for (int k = 0; k < chains; ++k) {
+    S::store(out, acc[k]);
+    for (const Real v : out) s += v;
+  }
   return s;
-#endif
 }
 
 template <bool Single>
