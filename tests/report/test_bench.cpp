@@ -187,6 +187,20 @@ TEST_CASE("unfused temporaries are np.empty-like, one pass per operation", "[rep
   CHECK(unfused::rsub(1.0, a)[3] == -2.0);
 }
 
+TEST_CASE("unfused temporaries reuse a freed block of the same size, as NumPy's heap does", "[report]") {
+  const double* first = nullptr;
+  {
+    unfused::array<double> a(100000);
+    first = a.data();
+  }
+  unfused::array<double> same(100000);  // the freed block, not a fresh mapping
+  CHECK(same.data() == first);
+  unfused::array<double> other(100000);  // the cache is empty again: a new block
+  CHECK(other.data() != first);
+  const unfused::array<float> smaller(1000);
+  CHECK(static_cast<const void*>(smaller.data()) != static_cast<const void*>(first));
+}
+
 TEST_CASE("bench target: tiers run and the unfused check holds", "[report]") {
   run_config cfg;
   cfg.problem.builtin = "seed/constrained-quadratic";
