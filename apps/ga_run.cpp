@@ -135,9 +135,10 @@ int run(int argc, char** argv) {
   std::string notice;
   const fusedga::backend_kind requested = cfg.backend;
   cfg.backend = fusedga::resolve_backend(cfg.backend, &notice);
-  if (requested == fusedga::backend_kind::automatic && cfg.backend == fusedga::backend_kind::cuda && cfg.problem.expression) {
-    cfg.backend = fusedga::backend_kind::tbb;  // expression problems are evaluated on the CPU only
-    notice = "backend auto: expression problems run on the CPU backends; using tbb";
+  if (requested == fusedga::backend_kind::automatic && cfg.backend == fusedga::backend_kind::cuda &&
+      cfg.problem.expression && cfg.problem.engine == fusedga::expression_engine::interpreter) {
+    cfg.backend = fusedga::backend_kind::tbb;  // as fusedga::run does: the JITs run on the GPU, the interpreter does not
+    notice = "backend auto: the expression interpreter runs on the CPU backends; using tbb";
   }
   if (!notice.empty() && !quiet) fmt::print(stderr, "{}\n", notice);
 

@@ -52,8 +52,11 @@ prepare() {
 
 use_device_env() {
   [ -f .device/env.sh ] || { echo "gpu-session.sh: no .device/env.sh (run 'prepare' here and carry .device)" >&2; exit 2; }
+  # Not in a pipeline: that would source it in a subshell and lose its exports.
   # shellcheck disable=SC1091
-  source .device/env.sh 2>&1 | tee -a "$log"
+  source .device/env.sh >>"$log" 2>&1
+  # Debian's multiarch headers (openssl/opensslconf.h) are not under env.sh's CPATH.
+  export CPATH="/opt/deps/usr/include/x86_64-linux-gnu${CPATH:+:$CPATH}"
   nvidia-smi 2>&1 | tee -a "$log"
 }
 

@@ -117,8 +117,10 @@ def main():
 
     if args.fusedga:
         with open(args.fusedga) as f:
-            fused = [r for r in json.load(f)["rows"]
-                     if r["backend"] == "cuda" and r["tier"] == "fused" and r["workload"] == "eval"]
+            report = json.load(f)
+        if args.workload != "gene-sum" and report.get("precision", args.precision) != args.precision:
+            print(f"warning: {args.fusedga} was measured in {report['precision']}, torch in {args.precision}")
+        fused = [r for r in report["rows"] if r["backend"] == "cuda" and r["tier"] == "fused" and r["workload"] == "eval"]
         by_size = {r["population"]: r for r in fused}
         print("\nFusedGA fused CUDA evaluation vs torch.compile (same machine):")
         for r in rows:
@@ -126,8 +128,10 @@ def main():
             if g is None:
                 print(f"  N = {r['population']:>9d}: no FusedGA row at this size")
             else:
+                ratio = r["median_ms"] / g["median_ms"]
+                verdict = f"{ratio:.2f}x faster" if ratio >= 1 else f"{1 / ratio:.2f}x SLOWER"
                 print(f"  N = {r['population']:>9d}: FusedGA {g['median_ms']:.4f} ms, torch {r['median_ms']:.4f} ms, "
-                      f"FusedGA {r['median_ms'] / g['median_ms']:.2f}x faster")
+                      f"FusedGA {verdict}")
     for note in notes:
         print("note:", note)
     if args.json:

@@ -116,6 +116,7 @@ bench_report run_expression_bench(const run_config& cfg, const bench_plan& plan,
   if (jit && !cpu_plan.backends.empty()) {  // the same engine with the interpreter, for the break-even point
     run_config interp = cfg;
     interp.problem.engine = expression_engine::interpreter;
+    interp.backend = backend_kind::tbb;  // the interpreter runs on the CPU whatever the config's backend
     bench_plan interp_plan = cpu_plan;
     interp_plan.tiers = {bench_tier::fused};
     const auto target = entry_for(interp).bench(interp);

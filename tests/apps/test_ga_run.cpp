@@ -68,7 +68,7 @@ TEST_CASE("ga-run without a config solves the embedded seed example 2", "[ga-run
 
 TEST_CASE("ga-run --out and --history write the result JSON and the history CSV", "[ga-run]") {
   scratch_dir dir;
-  const outcome r = ga_run(dir, "--quiet --set ga.generations=50 --set ga.population=5000 --out " +
+  const outcome r = ga_run(dir, "--quiet --backend tbb --set ga.generations=50 --set ga.population=5000 --out " +
                                     (dir / "r.json").string() + " --history " + (dir / "h.csv").string());
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.empty());
