@@ -188,17 +188,22 @@ TEST_CASE("unfused temporaries are np.empty-like, one pass per operation", "[rep
 }
 
 TEST_CASE("unfused temporaries reuse a freed block of the same size, as NumPy's heap does", "[report]") {
+  unfused::block_cache& cache = unfused::block_cache::local();
+  const std::size_t bytes = 100000 * sizeof(double);
   const double* first = nullptr;
   {
     unfused::array<double> a(100000);
     first = a.data();
   }
-  unfused::array<double> same(100000);  // the freed block, not a fresh mapping
+  REQUIRE(cache.holds(bytes));
+  const unfused::array<double> same(100000);  // the freed block, not a fresh mapping
   CHECK(same.data() == first);
-  unfused::array<double> other(100000);  // the cache is empty again: a new block
-  CHECK(other.data() != first);
-  const unfused::array<float> smaller(1000);
-  CHECK(static_cast<const void*>(smaller.data()) != static_cast<const void*>(first));
+  CHECK_FALSE(cache.holds(bytes));
+  // A sweep: blocks of earlier sizes age out instead of crowding out the next size's.
+  for (int k = 0; k < 40; ++k) unfused::array<double>(1000 + k);
+  { unfused::array<double> b(200000); }
+  CHECK(cache.holds(200000 * sizeof(double)));
+  CHECK_FALSE(cache.holds(1000 * sizeof(double)));  // the oldest went
 }
 
 TEST_CASE("bench target: tiers run and the unfused check holds", "[report]") {

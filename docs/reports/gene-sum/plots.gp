@@ -60,11 +60,11 @@ do for [ext in 'svg png'] {
 }
 
 # Roofline: attainable GFLOP/s = min(peak, intensity x copy bandwidth), per thread count.
-bw0 = 27.001716253469574
-pk0 = 58.71382201325722
+bw0 = 28.520582973389104
+pk0 = 45.67753144004902
 roof0(x) = (x * bw0 < pk0) ? x * bw0 : pk0
-bw1 = 40.51744937100969
-pk1 = 117.43097850138491
+bw1 = 33.29906562808145
+pk1 = 91.06186987974863
 roof1(x) = (x * bw1 < pk1) ? x * bw1 : pk1
 do for [ext in 'svg png'] {
   if (ext eq 'svg') { set terminal svg size 1000,620 dynamic noenhanced font 'Sans,11' background '#ffffff' } else { eval sprintf("set terminal %s size 1000,620 noenhanced font 'Sans,10'", png_term) }
@@ -73,12 +73,12 @@ do for [ext in 'svg png'] {
   set logscale xy
   set xlabel 'arithmetic intensity (flop/byte, bytes model)'
   set ylabel 'GFLOP/s'
-  set xrange [0.09765625:28.98281612598423]
-  set yrange [*:352.29293550415474]
+  set xrange [0.09765625:27.346674197054707]
+  set yrange [*:273.18560963924585]
   set samples 400
   set key inside right bottom
-  plot roof0 (x) with lines lw 2 dt 1 title '1 thread: 27.0 GB/s copy, 58.7 GFLOP/s peak', \
-       roof1 (x) with lines lw 2 dt 2 title '2 threads: 40.5 GB/s copy, 117.4 GFLOP/s peak', \
+  plot roof0 (x) with lines lw 2 dt 1 title '1 thread: 28.5 GB/s copy, 45.7 GFLOP/s peak', \
+       roof1 (x) with lines lw 2 dt 2 title '2 threads: 33.3 GB/s copy, 91.1 GFLOP/s peak', \
        'roofline.dat' using 1:2 with points pt 7 ps 1.5 title 'measured', \
        'roofline.dat' using 1:($4 == 0 ? $2 : 1/0):3 with labels left offset 1,0 notitle, \
        'roofline.dat' using 1:($4 == 1 ? $2 : 1/0):3 with labels right offset -1,0 notitle

@@ -52,20 +52,26 @@ class block_cache {
     return cache;
   }
   void* take(std::size_t bytes) {
-    for (std::size_t i = 0; i < blocks_.size(); ++i)
+    for (std::size_t i = blocks_.size(); i-- > 0;)  // the newest first
       if (blocks_[i].first == bytes) {
         void* p = blocks_[i].second;
-        blocks_[i] = blocks_.back();
-        blocks_.pop_back();
+        blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i));  // keeps the age order
         return p;
       }
     return ::operator new(bytes);
   }
   void give(void* p, std::size_t bytes) noexcept {
-    if (blocks_.size() < kMaxBlocks)
-      blocks_.emplace_back(bytes, p);  // never reallocates: capacity reserved
-    else
-      ::operator delete(p);
+    if (blocks_.size() == kMaxBlocks) {  // full: the oldest goes (a sweep's earlier N must not crowd out the next)
+      ::operator delete(blocks_.front().second);
+      blocks_.erase(blocks_.begin());
+    }
+    blocks_.emplace_back(bytes, p);  // never reallocates: capacity reserved
+  }
+  /// Whether a block of `bytes` is cached (for tests).
+  bool holds(std::size_t bytes) const {
+    for (const auto& b : blocks_)
+      if (b.first == bytes) return true;
+    return false;
   }
   ~block_cache() {
     for (const auto& b : blocks_) ::operator delete(b.second);
