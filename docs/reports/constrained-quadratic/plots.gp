@@ -60,11 +60,11 @@ do for [ext in 'svg png'] {
 }
 
 # Roofline: attainable GFLOP/s = min(peak, intensity x copy bandwidth), per thread count.
-bw0 = 25.71775474375532
-pk0 = 45.18692176393822
+bw0 = 24.772619055748937
+pk0 = 45.53164977496771
 roof0(x) = (x * bw0 < pk0) ? x * bw0 : pk0
-bw1 = 36.23740165710217
-pk1 = 90.5691158932192
+bw1 = 31.067354363524522
+pk1 = 90.89291355789281
 roof1(x) = (x * bw1 < pk1) ? x * bw1 : pk1
 do for [ext in 'svg png'] {
   if (ext eq 'svg') { set terminal svg size 1000,620 dynamic noenhanced font 'Sans,11' background '#ffffff' } else { eval sprintf("set terminal %s size 1000,620 noenhanced font 'Sans,10'", png_term) }
@@ -73,12 +73,12 @@ do for [ext in 'svg png'] {
   set logscale xy
   set xlabel 'arithmetic intensity (flop/byte, bytes model)'
   set ylabel 'GFLOP/s'
-  set xrange [0.05:24.993269868031103]
-  set yrange [*:271.70734767965763]
+  set xrange [0.05:29.256727977007312]
+  set yrange [*:272.6787406736784]
   set samples 400
   set key inside right bottom
-  plot roof0 (x) with lines lw 2 dt 1 title '1 thread: 25.7 GB/s copy, 45.2 GFLOP/s peak', \
-       roof1 (x) with lines lw 2 dt 2 title '2 threads: 36.2 GB/s copy, 90.6 GFLOP/s peak', \
+  plot roof0 (x) with lines lw 2 dt 1 title '1 thread: 24.8 GB/s copy, 45.5 GFLOP/s peak', \
+       roof1 (x) with lines lw 2 dt 2 title '2 threads: 31.1 GB/s copy, 90.9 GFLOP/s peak', \
        'roofline.dat' using 1:2 with points pt 7 ps 1.5 title 'measured', \
        'roofline.dat' using 1:($4 == 0 ? $2 : 1/0):3 with labels left offset 1,0 notitle, \
        'roofline.dat' using 1:($4 == 1 ? $2 : 1/0):3 with labels right offset -1,0 notitle

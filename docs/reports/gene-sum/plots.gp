@@ -60,11 +60,11 @@ do for [ext in 'svg png'] {
 }
 
 # Roofline: attainable GFLOP/s = min(peak, intensity x copy bandwidth), per thread count.
-bw0 = 28.520582973389104
-pk0 = 45.67753144004902
+bw0 = 28.091425722591534
+pk0 = 45.136173111111944
 roof0(x) = (x * bw0 < pk0) ? x * bw0 : pk0
-bw1 = 33.29906562808145
-pk1 = 91.06186987974863
+bw1 = 34.94032241857143
+pk1 = 90.25476620067225
 roof1(x) = (x * bw1 < pk1) ? x * bw1 : pk1
 do for [ext in 'svg png'] {
   if (ext eq 'svg') { set terminal svg size 1000,620 dynamic noenhanced font 'Sans,11' background '#ffffff' } else { eval sprintf("set terminal %s size 1000,620 noenhanced font 'Sans,10'", png_term) }
@@ -73,12 +73,12 @@ do for [ext in 'svg png'] {
   set logscale xy
   set xlabel 'arithmetic intensity (flop/byte, bytes model)'
   set ylabel 'GFLOP/s'
-  set xrange [0.09765625:27.346674197054707]
-  set yrange [*:273.18560963924585]
+  set xrange [0.09765625:25.831120022149587]
+  set yrange [*:270.76429860201677]
   set samples 400
   set key inside right bottom
-  plot roof0 (x) with lines lw 2 dt 1 title '1 thread: 28.5 GB/s copy, 45.7 GFLOP/s peak', \
-       roof1 (x) with lines lw 2 dt 2 title '2 threads: 33.3 GB/s copy, 91.1 GFLOP/s peak', \
+  plot roof0 (x) with lines lw 2 dt 1 title '1 thread: 28.1 GB/s copy, 45.1 GFLOP/s peak', \
+       roof1 (x) with lines lw 2 dt 2 title '2 threads: 34.9 GB/s copy, 90.3 GFLOP/s peak', \
        'roofline.dat' using 1:2 with points pt 7 ps 1.5 title 'measured', \
        'roofline.dat' using 1:($4 == 0 ? $2 : 1/0):3 with labels left offset 1,0 notitle, \
        'roofline.dat' using 1:($4 == 1 ? $2 : 1/0):3 with labels right offset -1,0 notitle

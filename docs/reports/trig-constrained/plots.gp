@@ -60,11 +60,11 @@ do for [ext in 'svg png'] {
 }
 
 # Roofline: attainable GFLOP/s = min(peak, intensity x copy bandwidth), per thread count.
-bw0 = 25.290649160261616
-pk0 = 45.60389423443902
+bw0 = 22.80781650799315
+pk0 = 45.23085508641012
 roof0(x) = (x * bw0 < pk0) ? x * bw0 : pk0
-bw1 = 40.34891125689648
-pk1 = 90.65725801144042
+bw1 = 29.56038436197922
+pk1 = 89.37939598441335
 roof1(x) = (x * bw1 < pk1) ? x * bw1 : pk1
 do for [ext in 'svg png'] {
   if (ext eq 'svg') { set terminal svg size 1000,620 dynamic noenhanced font 'Sans,11' background '#ffffff' } else { eval sprintf("set terminal %s size 1000,620 noenhanced font 'Sans,10'", png_term) }
@@ -73,12 +73,12 @@ do for [ext in 'svg png'] {
   set logscale xy
   set xlabel 'arithmetic intensity (flop/byte, bytes model)'
   set ylabel 'GFLOP/s'
-  set xrange [0.15833333333333333:22.468328187156523]
-  set yrange [*:271.97177403432124]
+  set xrange [0.15833333333333333:30.236209005243442]
+  set yrange [*:268.13818795324005]
   set samples 400
   set key inside right bottom
-  plot roof0 (x) with lines lw 2 dt 1 title '1 thread: 25.3 GB/s copy, 45.6 GFLOP/s peak', \
-       roof1 (x) with lines lw 2 dt 2 title '2 threads: 40.3 GB/s copy, 90.7 GFLOP/s peak', \
+  plot roof0 (x) with lines lw 2 dt 1 title '1 thread: 22.8 GB/s copy, 45.2 GFLOP/s peak', \
+       roof1 (x) with lines lw 2 dt 2 title '2 threads: 29.6 GB/s copy, 89.4 GFLOP/s peak', \
        'roofline.dat' using 1:2 with points pt 7 ps 1.5 title 'measured', \
        'roofline.dat' using 1:($4 == 0 ? $2 : 1/0):3 with labels left offset 1,0 notitle, \
        'roofline.dat' using 1:($4 == 1 ? $2 : 1/0):3 with labels right offset -1,0 notitle
