@@ -133,13 +133,7 @@ int run(int argc, char** argv) {
   if (!history_path.empty()) cfg.output.history = history_path;
 
   std::string notice;
-  const fusedga::backend_kind requested = cfg.backend;
-  cfg.backend = fusedga::resolve_backend(cfg.backend, &notice);
-  if (requested == fusedga::backend_kind::automatic && cfg.backend == fusedga::backend_kind::cuda &&
-      cfg.problem.expression && cfg.problem.engine == fusedga::expression_engine::interpreter) {
-    cfg.backend = fusedga::backend_kind::tbb;  // as fusedga::run does: the JITs run on the GPU, the interpreter does not
-    notice = "backend auto: the expression interpreter runs on the CPU backends; using tbb";
-  }
+  cfg.backend = fusedga::resolve_backend(cfg, &notice);
   if (!notice.empty() && !quiet) fmt::print(stderr, "{}\n", notice);
 
   progress_line progress(!quiet && ::isatty(STDERR_FILENO) != 0, cfg.ga.generations);

@@ -22,12 +22,11 @@ namespace fusedga {
 
 namespace {
 
-/// Whether the run goes to the GPU: backend cuda, or auto with a usable GPU (built with CUDA) unless the
-/// interpreter is requested (it runs on the CPU: registry.cpp's run resolves auto to tbb then).
+/// Whether the run goes to the GPU: backend cuda (usable or not: --explain plans it anyway), or auto where
+/// resolve_backend(cfg) picks cuda.
 bool runs_on_gpu(const run_config& cfg) {
-  if (cfg.backend == backend_kind::cuda) return true;
-  return cfg.backend == backend_kind::automatic && cfg.problem.engine != expression_engine::interpreter &&
-         cuda_built() && cuda_unavailable_reason().empty();
+  return cfg.backend == backend_kind::cuda ||
+         (cfg.backend == backend_kind::automatic && resolve_backend(cfg) == backend_kind::cuda);
 }
 
 }  // namespace

@@ -68,6 +68,16 @@ backend_kind resolve_backend(backend_kind requested, std::string* notice) {
   return requested;
 }
 
+backend_kind resolve_backend(const run_config& cfg, std::string* notice) {
+  const backend_kind b = resolve_backend(cfg.backend, notice);
+  if (cfg.backend == backend_kind::automatic && b == backend_kind::cuda && cfg.problem.expression &&
+      cfg.problem.engine == expression_engine::interpreter) {
+    if (notice) *notice = "backend auto: the expression interpreter runs on the CPU backends; using tbb";
+    return backend_kind::tbb;
+  }
+  return b;
+}
+
 problem_entry entry_for(const run_config& cfg) {
   if (cfg.problem.expression) return detail::make_expression_entry(cfg);
   const problem_entry* entry = find_problem(cfg.problem.builtin);
@@ -78,10 +88,7 @@ problem_entry entry_for(const run_config& cfg) {
 Result run(const run_config& cfg, const run_hooks& hooks, int* threads_used) {
   const problem_entry entry = entry_for(cfg);
   run_config resolved = cfg;
-  resolved.backend = resolve_backend(cfg.backend, nullptr);
-  if (cfg.backend == backend_kind::automatic && resolved.backend == backend_kind::cuda && cfg.problem.expression &&
-      cfg.problem.engine == expression_engine::interpreter)
-    resolved.backend = backend_kind::tbb;  // the interpreter runs on the CPU; the JITs run anywhere
+  resolved.backend = resolve_backend(cfg);
   int threads = 0;
   Result r = entry.run(resolved, hooks, threads);
   if (threads_used) *threads_used = threads;

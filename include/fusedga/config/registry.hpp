@@ -91,6 +91,15 @@ const problem_entry* find_problem(const std::string& name);
  */
 backend_kind resolve_backend(backend_kind requested, std::string* notice = nullptr);
 
+/**
+ * The backend a run of `cfg` uses: resolve_backend(cfg.backend), except that
+ * `automatic` stays on the CPU (tbb, with a `notice`) for an expression
+ * problem evaluated by the interpreter, which runs on the CPU only (the JITs
+ * run on the GPU too). Used by `run` and ga-run alike.
+ * @throws backend_unavailable as resolve_backend.
+ */
+backend_kind resolve_backend(const run_config& cfg, std::string* notice = nullptr);
+
 /// Whether this build has the CUDA backend (FUSEDGA_WITH_CUDA).
 bool cuda_built();
 
