@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -42,13 +43,20 @@ std::vector<double> time_cuda(cuda_bench_target& t, cuda_workload w, const repea
 
 }  // namespace
 
+bench_plan without_cuda(bench_plan plan) {
+  plan.backends.erase(std::remove_if(plan.backends.begin(), plan.backends.end(),
+                                     [](const bench_backend& b) { return b.kind == backend_kind::cuda; }),
+                      plan.backends.end());
+  return plan;
+}
+
 bench_report run_bench_with_cuda(const run_config& cfg, bench_plan plan, const bench_progress& progress) {
   const auto say = [&](const std::string& line) {
     if (progress) progress(line);
   };
-  const auto is_cuda = [](const bench_backend& b) { return b.kind == backend_kind::cuda; };
-  const bool want_cuda = std::any_of(plan.backends.begin(), plan.backends.end(), is_cuda);
-  plan.backends.erase(std::remove_if(plan.backends.begin(), plan.backends.end(), is_cuda), plan.backends.end());
+  const std::size_t requested = plan.backends.size();
+  plan = without_cuda(std::move(plan));
+  const bool want_cuda = plan.backends.size() < requested;
   const bool fused = contains(plan.tiers, bench_tier::fused);
   const problem_entry entry = entry_for(cfg);
   if (want_cuda) {

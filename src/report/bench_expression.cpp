@@ -2,7 +2,6 @@
 
 #include <stdlib.h>  // mkdtemp
 
-#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -74,14 +73,6 @@ const bench_row* find_row(const std::vector<bench_row>& rows, const std::string&
   return best;
 }
 
-/// `plan` without its cuda backends (the interpreter runs on the CPU only).
-bench_plan cpu_only(bench_plan plan) {
-  plan.backends.erase(std::remove_if(plan.backends.begin(), plan.backends.end(),
-                                     [](const bench_backend& b) { return b.kind == backend_kind::cuda; }),
-                      plan.backends.end());
-  return plan;
-}
-
 }  // namespace
 
 jit_compile_times measure_jit_compile(const run_config& cfg) {
@@ -98,7 +89,7 @@ bench_report run_expression_bench(const run_config& cfg, const bench_plan& plan,
   const expression_plan path = plan_expression(on_cpu);
   const bool jit = path.engine == expression_engine::jit;
   const std::string fused_tier = jit ? "fused-jit" : "fused-interp";
-  const bench_plan cpu_plan = cpu_only(plan);
+  const bench_plan cpu_plan = without_cuda(plan);
   const bool on_gpu = cpu_plan.backends.size() < plan.backends.size();
   if (on_gpu && cfg.problem.engine == expression_engine::interpreter)
     throw config_error("--backends cuda: problem.engine interpreter runs on the CPU only (the GPU runs the GPU JIT)");

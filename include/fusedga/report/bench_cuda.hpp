@@ -43,6 +43,9 @@ class cuda_bench_target {
   virtual std::string device() const = 0;
 };
 
+/// `plan` without its cuda backends: the part of a plan that runs on the CPU.
+bench_plan without_cuda(bench_plan plan);
+
 /**
  * ga-bench's measurement with the CUDA tiers: `plan.backends` may contain
  * backend_kind::cuda (threads ignored). The CPU part of the plan runs through
