@@ -71,10 +71,6 @@ stage_build() {
 stage_test() {
   # The CUDA tests first: on a GPU none may skip (FUSEDGA_REQUIRE_GPU_TESTS=1 turns a skip into a failure).
   FUSEDGA_REQUIRE_GPU_TESTS=1 step cuda-tests ctest --test-dir "$build" --output-on-failure -R '^cuda:' -j 4
-  if grep -q 'skipped: no usable GPU' "$build/Testing/Temporary/LastTest.log"; then
-    say "cuda-tests: some GPU tests SKIPPED on the GPU machine (see above)"
-    failed=$((failed + 1))
-  fi
   step other-tests ctest --test-dir "$build" --output-on-failure -E '^cuda:' -j "$(nproc)"
 }
 
