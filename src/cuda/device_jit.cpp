@@ -236,7 +236,7 @@ std::vector<char> device_jit_image(const program& p, int sm, const device_jit_op
   std::string cubin;
   if (detail::file_exists(image)) {
     cubin = detail::read_file(image);
-    s.cache_hit = !cubin.empty() && detail::read_file(sidecar) == detail::sha256_hex(cubin) + "\n";
+    s.cache_hit = !cubin.empty() && detail::digest_recorded(sidecar, detail::sha256_hex(cubin));
   }
   if (!s.cache_hit) {
     const auto t0 = clock_type::now();
@@ -246,7 +246,7 @@ std::vector<char> device_jit_image(const program& p, int sm, const device_jit_op
     cubin = nvjitlink(ir, kernels, link);
     s.link_seconds = seconds_since(t1);
     write_file_atomic(image, cubin);
-    write_file_atomic(sidecar, detail::sha256_hex(cubin) + "\n");
+    detail::record_digest(sidecar, detail::sha256_hex(cubin));
   }
   if (stats) *stats = s;
   return std::vector<char>(cubin.begin(), cubin.end());

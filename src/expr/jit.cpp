@@ -24,7 +24,6 @@
 #include "fusedga/core/macros.hpp"
 #include "fusedga/expr/codegen.hpp"
 #include "fusedga/expr/jit_abi.hpp"  // FUSEDGA_JIT_ABI_VERSION, the entry points' signature
-#include "fusedga/report/atomic_file.hpp"
 
 namespace fusedga::expr {
 namespace {
@@ -43,7 +42,6 @@ std::vector<std::string> split_words(const std::string& text) {
 }
 
 using detail::file_exists;
-using detail::read_file;
 
 std::vector<std::string> include_dirs(const jit_options& options) {
   return options.include_dirs.empty() ? detail::default_include_dirs() : options.include_dirs;
@@ -143,7 +141,7 @@ void compile_object(const std::string& compiler, const jit_options& options, con
     std::remove(temp_object.c_str());
     throw error("JIT: cannot move the compiled object into " + object);
   }
-  write_file_atomic(object.substr(0, object.size() - 3) + ".sha256", digest + "\n");
+  detail::record_digest(object.substr(0, object.size() - 3) + ".sha256", digest);
 }
 
 }  // namespace
@@ -191,7 +189,7 @@ std::unique_ptr<evaluator<Real>> jit_compile(const program& p, const jit_options
   s.object_path = object;
 
   module_ptr module;
-  if (file_exists(object) && read_file(dir + "/" + key + ".sha256") == detail::sha256_file(object) + "\n")
+  if (file_exists(object) && detail::digest_recorded(dir + "/" + key + ".sha256", detail::sha256_file(object)))
     module = load_module(object, key);
   s.cache_hit = module != nullptr;
   if (!module) {

@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "fusedga/core/error.hpp"
+#include "fusedga/report/atomic_file.hpp"
 
 namespace fusedga::expr::detail {
 
@@ -26,6 +27,12 @@ std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
+
+bool digest_recorded(const std::string& sidecar, const std::string& digest) {
+  return !digest.empty() && read_file(sidecar) == digest + "\n";
+}
+
+void record_digest(const std::string& sidecar, const std::string& digest) { write_file_atomic(sidecar, digest + "\n"); }
 
 std::vector<std::string> default_include_dirs() {
   for (const char* dir : {FUSEDGA_JIT_SOURCE_INCLUDE_DIR, FUSEDGA_JIT_INSTALL_INCLUDE_DIR})

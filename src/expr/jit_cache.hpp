@@ -14,6 +14,12 @@ std::string sha256_hex(const std::string& bytes);
 /// SHA-256 of a file's contents, or "" when it cannot be read.
 std::string sha256_file(const std::string& path);
 
+/// Whether `sidecar` records `digest` (an entry of either JIT's cache is used only then).
+bool digest_recorded(const std::string& sidecar, const std::string& digest);
+
+/// Records `digest` in `sidecar` ("<hex>\n", written atomically).
+void record_digest(const std::string& sidecar, const std::string& digest);
+
 bool file_exists(const std::string& path);
 
 /// A file's whole contents ("" when it cannot be read).
