@@ -32,10 +32,10 @@ Needs NumPy (pip install numpy). Not run in CI.
 
 import argparse
 import json
-import os
-import statistics
 import sys
 import time
+
+from bench_rows import print_row, timing_row, write_json_atomic
 
 BOUNDS = {
     "constrained-quadratic": ([1.0, 3.0, -25.0], [25.0, 7.0, 0.0]),
@@ -110,12 +110,8 @@ def main():
     for n in (int(float(s)) for s in args.sizes.split(",")):
         population = make_population(np, args.workload, n, args.precision)
         times = time_calls(fn, population, args.repeats)
-        median = statistics.median(times)
-        rows.append({"tier": "numpy", "workload": "eval", "backend": "numpy", "threads": 1, "population": n,
-                     "repeats": len(times), "median_ms": median, "min_ms": min(times), "max_ms": max(times),
-                     "individuals_per_s": n / (median * 1e-3)})
-        print(f"numpy {args.workload:22s} N = {n:>9d}: {median:9.4f} ms median ({min(times):.4f} .. {max(times):.4f})",
-              flush=True)
+        rows.append(timing_row("numpy", "numpy", n, times))
+        print_row("numpy", args.workload, rows[-1])
 
     if args.fusedga:
         fused = fusedga_rows(args.fusedga)
@@ -135,9 +131,7 @@ def main():
     if args.json:
         meta = {"tool": "numpy_baseline.py", "workload": args.workload, "precision": args.precision,
                 "numpy": np.__version__, "rows": rows}
-        with open(args.json + ".tmp", "w") as f:
-            json.dump(meta, f, indent=2)
-        os.replace(args.json + ".tmp", args.json)  # atomic: never a half-written file
+        write_json_atomic(args.json, meta)
 
 
 if __name__ == "__main__":

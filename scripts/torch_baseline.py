@@ -23,9 +23,10 @@ Needs PyTorch (and a CUDA device for --device cuda). Not run in CI.
 
 import argparse
 import json
-import statistics
 import sys
 import time
+
+from bench_rows import print_row, timing_row, write_json_atomic
 
 
 def parse_args():
@@ -108,12 +109,8 @@ def main():
             population = None
             if str(args.device).startswith("cuda"):
                 torch.cuda.empty_cache()
-        median = statistics.median(times)
-        rows.append({"tier": "torch.compile", "workload": "eval", "backend": str(args.device), "threads": 1,
-                     "population": n, "repeats": len(times), "median_ms": median, "min_ms": min(times),
-                     "max_ms": max(times), "individuals_per_s": n / (median * 1e-3)})
-        print(f"torch.compile {args.workload:22s} N = {n:>9d}: {median:9.4f} ms median "
-              f"({min(times):.4f} .. {max(times):.4f})", flush=True)
+        rows.append(timing_row("torch.compile", str(args.device), n, times))
+        print_row("torch.compile", args.workload, rows[-1])
 
     if args.fusedga:
         with open(args.fusedga) as f:
@@ -139,10 +136,7 @@ def main():
                 "torch": torch.__version__, "device": str(args.device),
                 "gpu": torch.cuda.get_device_name() if str(args.device).startswith("cuda") else "",
                 "rows": rows, "notes": notes}
-        with open(args.json + ".tmp", "w") as f:
-            json.dump(meta, f, indent=2)
-        import os
-        os.replace(args.json + ".tmp", args.json)  # atomic: never a half-written file
+        write_json_atomic(args.json, meta)
 
 
 if __name__ == "__main__":
