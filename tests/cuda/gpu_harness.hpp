@@ -30,17 +30,6 @@
 
 namespace cuda_test {
 
-/// What a GPU run leaves behind.
-template <class Problem>
-struct gpu_run {
-  using population = host_population<Problem>;
-  host_population<Problem> initial;  ///< after initialize() (and the upload of `start`, when given)
-  host_population<Problem> final;    ///< after the last step
-  std::vector<fusedga::generation_stats> history;
-  std::vector<double> best_genes;
-  double best_objective = 0, best_violation = 0;
-};
-
 /**
  * Builds engine<Problem, backend::cuda>, initializes it, replaces its
  * population by `start` when given (genes, objective, violation, keys), runs

@@ -37,6 +37,17 @@ struct host_population {
   }
 };
 
+/// What a GPU run (real or emulated) leaves behind.
+template <class Problem>
+struct gpu_run {
+  using population = host_population<Problem>;
+  host_population<Problem> initial;  ///< after initialize() (and the upload of `start`, when given)
+  host_population<Problem> final;    ///< after the last step
+  std::vector<fusedga::generation_stats> history;
+  std::vector<double> best_genes;
+  double best_objective = 0, best_violation = 0;
+};
+
 /// Copies an engine's current population (a host view: serial/tbb engines).
 template <class Problem, class View>
 host_population<Problem> snapshot(const View& v) {

@@ -10,7 +10,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#if defined(FUSEDGA_KERNEL_EMULATION)
+#include "kernel_emulation.hpp"  // tests/cuda/emulator: the CUDA built-ins on the host, for the kernels' CPU tests
+#else
 #include <cuda_runtime.h>
+#endif
 
 #include "fusedga/backends/cuda/geometry.hpp"
 #include "fusedga/backends/cuda/kernel_set.hpp"
@@ -20,6 +24,15 @@
 #include "fusedga/engine/kernel_params.hpp"
 
 namespace fusedga::detail::cuda_kernels {
+
+#if !defined(FUSEDGA_KERNEL_EMULATION)
+/// The block's dynamic shared memory (the launch's shared_bytes), 16-byte aligned.
+template <class T>
+__device__ __forceinline__ T* dynamic_shared() {
+  extern __shared__ __align__(16) unsigned char shared[];
+  return reinterpret_cast<T*>(shared);
+}
+#endif
 
 /// A candidate for elitism / best: rank key, then slot (smaller wins), as tile_summary.hpp's ranked_slot.
 template <class Key>
@@ -243,8 +256,7 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
   using G = gene_t<Problem>;
   using F = fitness_t<Problem>;
   using K = rank_key_t<F>;
-  extern __shared__ __align__(16) unsigned char shared[];
-  G* tile = reinterpret_cast<G*>(shared);
+  G* tile = dynamic_shared<G>();
   const std::size_t n = pop.size;
   const std::size_t d = static_cast<std::size_t>(kp.dimension);
   const std::size_t begin = static_cast<std::size_t>(blockIdx.x) * blockDim.x;
@@ -313,8 +325,7 @@ __device__ __forceinline__ void offspring_short(const offspring_args<Problem>& a
   const std::uint32_t pairs = a.pairs;
   using G = gene_t<Problem>;
   using K = rank_key_t<fitness_t<Problem>>;
-  extern __shared__ __align__(16) unsigned char shared[];
-  G* tile = reinterpret_cast<G*>(shared);
+  G* tile = dynamic_shared<G>();
   const std::uint32_t generation = a.state->generation;
   const std::size_t n = src.size;
   const std::size_t d = static_cast<std::size_t>(kp.dimension);
@@ -369,8 +380,7 @@ __device__ __forceinline__ void offspring_long(const offspring_args<Problem>& a)
   using G = gene_t<Problem>;
   using K = rank_key_t<fitness_t<Problem>>;
   constexpr unsigned full = 0xffffffffu;
-  extern __shared__ __align__(16) unsigned char shared[];
-  G* tile = reinterpret_cast<G*>(shared);
+  G* tile = dynamic_shared<G>();
   const std::uint32_t generation = a.state->generation;
   const std::size_t n = src.size;
   const int d = kp.dimension;

@@ -1,0 +1,85 @@
+#pragma once
+// The CPU-parity checks of the CUDA backend's kernels, shared by the GPU
+// tests (test_gpu.cpp: the real engine on a device) and the emulated-kernel
+// tests (emulator/: the same kernels run on the host). `run` is either
+// run_on_gpu or run_emulated: (problem, options, generations, start, graphs)
+// -> gpu_run<Problem>.
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include <fusedga/engine/engine.hpp>
+#include <fusedga/engine/options.hpp>
+
+#include "cuda/host_population.hpp"
+
+namespace cuda_test {
+
+template <class Problem>
+host_population<Problem> cpu_state(const fusedga::engine<Problem, fusedga::backend::serial>& e) {
+  auto h = snapshot<Problem>(e.current());
+  h.stats = e.stats();
+  return h;
+}
+
+/// Integer genes: initial population and generations 1..3 bitwise equal to the serial engine, statistics equal.
+template <class Run, class Problem>
+void check_integer_parity(Run run, const Problem& p, const fusedga::ga_options& o, bool graphs = true) {
+  fusedga::engine<Problem, fusedga::backend::serial> cpu(p, o, fusedga::backend::serial{});
+  cpu.initialize();
+  const auto cpu0 = cpu_state(cpu);
+  for (int g = 0; g < 3; ++g) cpu.step();
+  const auto cpu3 = cpu_state(cpu);
+  const gpu_run<Problem> gpu = run(p, o, 3, static_cast<const host_population<Problem>*>(nullptr), graphs);
+  CHECK(bitwise_difference(cpu0, gpu.initial) == "");
+  CHECK(bitwise_difference(cpu3, gpu.final) == "");
+  REQUIRE(gpu.history.size() == 4);
+  for (std::size_t g = 0; g < gpu.history.size(); ++g) {
+    INFO("generation " << g);
+    CHECK(gpu.history[g].best_objective == cpu.history()[g].best_objective);
+    CHECK(gpu.history[g].best_violation == cpu.history()[g].best_violation);
+    CHECK(gpu.history[g].feasible_fraction == cpu.history()[g].feasible_fraction);
+    CHECK(gpu.history[g].mean_objective == cpu.history()[g].mean_objective);  // integer objectives: exact sums
+  }
+  CHECK(gpu.best_objective == double(cpu.best_objective()));
+  std::vector<double> cpu_best;
+  for (const auto g : cpu.best_genes()) cpu_best.push_back(static_cast<double>(g));
+  CHECK(gpu.best_genes == cpu_best);
+}
+
+inline std::vector<double> ranges_of(const std::vector<double>& lo, const std::vector<double>& hi) {
+  std::vector<double> r;
+  for (std::size_t j = 0; j < lo.size(); ++j) r.push_back(hi[j] - lo[j]);
+  return r;
+}
+
+/// Real genes: the GPU starts from the CPU's initial population (keys included, so both pick the same parents);
+/// its summary of that population equals the CPU's; after one generation the elites are bitwise equal and the
+/// children within the documented tolerance.
+template <class Run, class Problem>
+void check_real_parity(Run run, const Problem& p, const fusedga::ga_options& o) {
+  fusedga::engine<Problem, fusedga::backend::serial> cpu(p, o, fusedga::backend::serial{});
+  cpu.initialize();
+  const auto cpu0 = cpu_state(cpu);
+  cpu.step();
+  const auto cpu1 = cpu_state(cpu);
+  const gpu_run<Problem> gpu = run(p, o, 1, &cpu0, true);
+  // the uploaded population's summary (evaluation kernel without evaluation, then the finish kernel)
+  CHECK(gpu.initial.stats.best_objective == cpu0.stats.best_objective);
+  CHECK(gpu.initial.stats.best_violation == cpu0.stats.best_violation);
+  CHECK(gpu.initial.stats.feasible_fraction == cpu0.stats.feasible_fraction);
+  CHECK(gpu.initial.stats.mean_objective == Approx(cpu0.stats.mean_objective).epsilon(1e-12));  // summation order
+  CHECK(gpu.history.back().feasible_fraction == Approx(cpu.history().back().feasible_fraction).margin(0.01));
+  std::vector<double> lo, hi;
+  for (const auto v : p.bounds().lower) lo.push_back(double(v));
+  for (const auto v : p.bounds().upper) hi.push_back(double(v));
+  const bool f = sizeof(fusedga::gene_t<Problem>) == 4;
+  host_population<Problem> elites_cpu = cpu1, elites_gpu = gpu.final;
+  elites_cpu.n = elites_gpu.n = o.elitism;
+  CHECK(bitwise_difference(elites_cpu, elites_gpu) == "");
+  CHECK(tolerance_difference(cpu1, gpu.final, ranges_of(lo, hi), gene_tolerance(f),
+                             value_tolerance(sizeof(fusedga::fitness_t<Problem>) == 4), o.elitism) == "");
+}
+
+}  // namespace cuda_test
