@@ -54,11 +54,16 @@ inline std::vector<double> ranges_of(const std::vector<double>& lo, const std::v
   return r;
 }
 
+/// What real-gene parity promises: children within the documented tolerance, their genes bitwise (SBX and
+/// polynomial mutation: float_math.hpp's functions on every backend), or genes and values bitwise (those
+/// operators on a problem of arithmetic only, no math-library call).
+enum class real_parity { tolerance, exact_genes, exact };
+
 /// Real genes: the GPU starts from the CPU's initial population (keys included, so both pick the same parents);
 /// its summary of that population equals the CPU's; after one generation the elites are bitwise equal and the
-/// children within the documented tolerance.
+/// children as `expect` says.
 template <class Run, class Problem>
-void check_real_parity(Run run, const Problem& p, const fusedga::ga_options& o) {
+void check_real_parity(Run run, const Problem& p, const fusedga::ga_options& o, real_parity expect) {
   fusedga::engine<Problem, fusedga::backend::serial> cpu(p, o, fusedga::backend::serial{});
   cpu.initialize();
   const auto cpu0 = cpu_state(cpu);
@@ -80,6 +85,14 @@ void check_real_parity(Run run, const Problem& p, const fusedga::ga_options& o) 
   CHECK(bitwise_difference(elites_cpu, elites_gpu) == "");
   CHECK(tolerance_difference(cpu1, gpu.final, ranges_of(lo, hi), gene_tolerance(f),
                              value_tolerance(sizeof(fusedga::fitness_t<Problem>) == 4), o.elitism) == "");
+  if (expect == real_parity::exact) CHECK(bitwise_difference(cpu1, gpu.final) == "");
+  if (expect == real_parity::exact_genes) {
+    host_population<Problem> genes_cpu = cpu1, genes_gpu = gpu.final;
+    genes_gpu.objective = genes_cpu.objective;
+    genes_gpu.violation = genes_cpu.violation;
+    genes_gpu.rank_key = genes_cpu.rank_key;
+    CHECK(bitwise_difference(genes_cpu, genes_gpu) == "");
+  }
 }
 
 }  // namespace cuda_test

@@ -32,20 +32,3 @@ FUSEDGA_SIMD_DECL float expm1f(float) noexcept;
 }
 #undef FUSEDGA_SIMD_DECL
 #endif
-
-#include "fusedga/core/macros.hpp"
-
-namespace fusedga {
-
-/**
- * x^y for x >= 0 as exp(y·log x): two libmvec calls that vectorize several
- * times faster than libmvec's pow, at a relative error of about
- * |y·log x|·2^-52 (well below a GA's resolution for the exponents used by
- * SBX and polynomial mutation, |y| <= ~100). x = 0 gives 0 for y > 0.
- */
-template <class Real>
-FUSEDGA_HD FUSEDGA_INLINE Real pow_nonneg(Real x, Real y) {
-  return std::exp(y * std::log(x));
-}
-
-}  // namespace fusedga

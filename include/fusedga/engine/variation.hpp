@@ -179,8 +179,12 @@ inline void sbx_compact(const kernel_params<Problem>& kp, std::uint32_t first_pa
     uk[k] = u[e];
     sk[k] = swap[e];
   }
+  // sbx::cross in its three stages, one loop each: the float stage runs at full SIMD width
   const sbx op = kp.sbx_op;
-  for (int k = 0; k < padded; ++k) op.cross(a[k], b[k], lo[k], hi[k], uk[k], sk[k] != 0);
+  alignas(64) float beta1[E], beta2[E];
+  for (int k = 0; k < padded; ++k) sbx::ratios(a[k], b[k], lo[k], hi[k], beta1[k], beta2[k]);
+  for (int k = 0; k < padded; ++k) op.powers(beta1[k], beta2[k], uk[k], beta1[k], beta2[k]);
+  for (int k = 0; k < padded; ++k) sbx::children(a[k], b[k], lo[k], hi[k], beta1[k], beta2[k], sk[k] != 0);
   for (int k = 0; k < n; ++k) {
     c1[list[k]] = a[k];
     c2[list[k]] = b[k];

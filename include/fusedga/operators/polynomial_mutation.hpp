@@ -8,7 +8,7 @@
 
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
-#include "fusedga/core/simd_math.hpp"
+#include "fusedga/core/float_math.hpp"
 #include "fusedga/operators/mutation.hpp"
 
 namespace fusedga {
@@ -19,7 +19,7 @@ namespace fusedga {
  * The perturbation δ_q follows the polynomial distribution of index `eta`
  * scaled to [lo, hi], so the result stays in the bounds (clamped against
  * rounding); larger eta gives smaller steps. Branch-free: 2 log1p + 2 expm1
- * (float) per mutated gene. Real must be float or double. Pure; thread-safe.
+ * (float, float_math.hpp's: the same bits on the CPU and the GPU) per mutated gene. Real must be float or double. Pure; thread-safe.
  */
 struct polynomial_mutation {
   double rate;  ///< per-gene probability in [0, 1]
@@ -44,8 +44,8 @@ struct polynomial_mutation {
     const Real inside = y < lo ? lo : (y > hi ? hi : y);  // the formula needs delta in [0, 1]
     const M delta = M(low ? (inside - lo) / range : (hi - inside) / range);
     const M s = low ? M(2) * u - M(1) : M(1) - M(2) * u;  // in [-1, 0]
-    const M t = -std::expm1(e1 * std::log1p(-delta));      // 1 - (1 - delta)^(eta+1), in [0, 1]
-    const M q = std::expm1(std::log1p(s * t) / e1);         // in [-1, 0]
+    const M t = -fmath::expm1(e1 * fmath::log1p(-delta));  // 1 - (1 - delta)^(eta+1), in [0, 1]
+    const M q = fmath::expm1(fmath::log1p(s * t) / e1);     // in [-1, 0]
     const Real mutated = inside + Real(low ? q : -q) * range;
     const Real clamped = mutated < lo ? lo : (mutated > hi ? hi : mutated);
     return range > Real(0) ? clamped : y;

@@ -15,10 +15,10 @@
 /// stream synchronization per generation, no other host↔device traffic.
 ///
 /// Results: the same counter-based draws and operator functors as the CPU
-/// (pair_ops.hpp), so for integer genes a generation equals the CPU's bitwise;
-/// real genes differ by the rounding of math functions (CUDA's libdevice vs
-/// glibc's libmvec: a few ulps in SBX's and polynomial mutation's float
-/// variates), see the README's "CUDA backend". Statistics' objective sums are
+/// (pair_ops.hpp), so for integer genes a generation equals the CPU's bitwise,
+/// and for real genes too where only SBX, polynomial mutation (float_math.hpp)
+/// and arithmetic are involved; libm calls (CUDA's libdevice vs glibc's
+/// libmvec) differ by a few ulps, see the README's "CUDA backend". Statistics' objective sums are
 /// added in a different order than on the CPU (deterministic run to run).
 
 #include <algorithm>
