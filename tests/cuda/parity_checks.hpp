@@ -1,9 +1,9 @@
 #pragma once
-// The CPU-parity checks of the CUDA backend's kernels, shared by the GPU
-// tests (test_gpu.cpp: the real engine on a device) and the emulated-kernel
-// tests (emulator/: the same kernels run on the host). `run` is either
-// run_on_gpu or run_emulated: (problem, options, generations, start, graphs)
-// -> gpu_run<Problem>.
+// The CPU-parity checks of the CUDA backend's kernels and the scenarios they
+// run, shared by the GPU tests (test_gpu.cpp: the real engine on a device)
+// and the emulated-kernel tests (emulator/: the same kernels run on the host,
+// at smaller populations). `run` is either run_on_gpu or run_emulated:
+// (problem, options, generations, start, graphs) -> gpu_run<Problem>.
 #include <string>
 #include <vector>
 
@@ -11,6 +11,9 @@
 
 #include <fusedga/engine/engine.hpp>
 #include <fusedga/engine/options.hpp>
+#include <fusedga/problems/classic/rastrigin.hpp>
+#include <fusedga/problems/seed/constrained_quadratic.hpp>
+#include <fusedga/problems/seed/gene_sum.hpp>
 
 #include "cuda/host_population.hpp"
 
@@ -93,6 +96,73 @@ void check_real_parity(Run run, const Problem& p, const fusedga::ga_options& o, 
     genes_gpu.rank_key = genes_cpu.rank_key;
     CHECK(bitwise_difference(genes_cpu, genes_gpu) == "");
   }
+}
+
+// --- the scenarios ---
+
+/// Integer genes, thread per pair (20 genes): uniform crossover and reset, then two-point and creep with
+/// 4-way tournaments and 7 elites. `both_launch_modes`: the first case also with direct launches.
+template <class Run>
+void thread_per_pair_parity(Run run, std::size_t population, bool both_launch_modes) {
+  fusedga::ga_options o;
+  o.population = population;
+  o.crossover.kind = fusedga::crossover_kind::uniform;
+  o.mutation.kind = fusedga::mutation_kind::uniform_reset;
+  fusedga::problems::GeneSum<double> p;
+  p.genes = 20;
+  check_integer_parity(run, p, o);
+  if (both_launch_modes) check_integer_parity(run, p, o, false);  // direct launches instead of the CUDA graph
+  o.crossover.kind = fusedga::crossover_kind::two_point;
+  o.mutation.kind = fusedga::mutation_kind::creep;
+  o.selection.tournament_size = 4;
+  o.elitism = 7;
+  check_integer_parity(run, p, o);
+}
+
+/// Integer genes, warp per pair: 1000 int8 genes (staged in shared memory), and 4000 (too long: global memory).
+template <class Run>
+void warp_per_pair_parity(Run run, std::size_t staged_population, std::size_t unstaged_population) {
+  fusedga::ga_options o;
+  o.population = staged_population;
+  o.crossover.kind = fusedga::crossover_kind::uniform;
+  o.mutation.kind = fusedga::mutation_kind::uniform_reset;
+  check_integer_parity(run, fusedga::problems::GeneSum<float>{}, o);
+  fusedga::problems::GeneSum<double> odd;
+  odd.genes = 4000;
+  o.population = unstaged_population;
+  check_integer_parity(run, odd, o);
+}
+
+/// Elitism above 8: the elites come from sorting all rank keys.
+template <class Run>
+void elite_sort_parity(Run run, std::size_t population) {
+  fusedga::ga_options o;
+  o.population = population;
+  o.elitism = 40;
+  o.crossover.kind = fusedga::crossover_kind::one_point;
+  o.mutation.kind = fusedga::mutation_kind::uniform_reset;
+  fusedga::problems::GeneSum<double> p;
+  p.genes = 12;
+  check_integer_parity(run, p, o);
+}
+
+/// Real genes: SBX and polynomial mutation on constrained-quadratic (double, float; exact), BLX-α and Gaussian
+/// mutation (tolerance), and a 64-gene Rastrigin taking the warp-per-pair kernel (exact genes).
+template <class Run>
+void real_gene_parity(Run run, std::size_t population, std::size_t wide_population) {
+  fusedga::ga_options o;
+  o.population = population;
+  check_real_parity(run, fusedga::problems::ConstrainedQuadratic<double>{}, o, real_parity::exact);
+  check_real_parity(run, fusedga::problems::ConstrainedQuadratic<float>{}, o, real_parity::exact);
+  o.crossover.kind = fusedga::crossover_kind::blx_alpha;
+  o.mutation.kind = fusedga::mutation_kind::gaussian;  // double log/cos/sin: libm's on each backend
+  check_real_parity(run, fusedga::problems::ConstrainedQuadratic<double>{}, o, real_parity::tolerance);
+  fusedga::problems::Rastrigin<double> wide;
+  wide.dim = 64;
+  o.population = wide_population;
+  o.crossover.kind = fusedga::crossover_kind::sbx;
+  o.mutation.kind = fusedga::mutation_kind::polynomial;
+  check_real_parity(run, wide, o, real_parity::exact_genes);  // Rastrigin calls cos
 }
 
 }  // namespace cuda_test

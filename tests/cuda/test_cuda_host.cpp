@@ -45,6 +45,13 @@ TEST_CASE("cuda geometry: evaluation tiles fit in shared memory - long genomes r
     }
 }
 
+TEST_CASE("cuda geometry: grid-stride grids cover the work with at least one and at most 65535 x 16 blocks", "[cuda][geometry]") {
+  CHECK(geo::grid_for(0, 256) == 1);
+  CHECK(geo::grid_for(256, 256) == 1);
+  CHECK(geo::grid_for(257, 256) == 2);
+  CHECK(geo::grid_for(std::size_t(1) << 40, 256) == 65535u * 16u);
+}
+
 TEST_CASE("cuda geometry: thread per pair for short genomes - a warp per 16 pairs for long ones", "[cuda][geometry]") {
   const geo::launch cq = geo::offspring_launch(499999, 3, 8);
   CHECK(geo::short_genome(3));

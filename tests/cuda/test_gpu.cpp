@@ -13,7 +13,6 @@
 #include <fusedga/config/registry.hpp>
 #include <fusedga/config/run_config.hpp>
 #include <fusedga/fusedga.hpp>
-#include <fusedga/problems/classic/rastrigin.hpp>
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
 #include <fusedga/problems/seed/gene_sum.hpp>
 
@@ -33,61 +32,22 @@ const auto on_gpu = [](const auto& p, const ga_options& o, int generations, cons
 
 TEST_CASE("gpu: integer genes - thread per pair: initial population and 3 generations equal the CPU bitwise", "[cuda][gpu]") {
   FUSEDGA_REQUIRE_GPU();
-  ga_options o;
-  o.population = 10001;
-  o.crossover.kind = crossover_kind::uniform;
-  o.mutation.kind = mutation_kind::uniform_reset;
-  problems::GeneSum<double> p;
-  p.genes = 20;
-  check_integer_parity(on_gpu, p, o);
-  check_integer_parity(on_gpu, p, o, false);  // direct launches instead of the CUDA graph
-  o.crossover.kind = crossover_kind::two_point;
-  o.mutation.kind = mutation_kind::creep;
-  o.selection.tournament_size = 4;
-  o.elitism = 7;
-  check_integer_parity(on_gpu, p, o);
+  thread_per_pair_parity(on_gpu, 10001, true);
 }
 
-TEST_CASE("gpu: integer genes - warp per pair (1000 int8 genes): equal to the CPU bitwise", "[cuda][gpu]") {
+TEST_CASE("gpu: integer genes - warp per pair: staged (1000 int8 genes) or not (4000), equal to the CPU bitwise", "[cuda][gpu]") {
   FUSEDGA_REQUIRE_GPU();
-  ga_options o;
-  o.population = 3001;
-  o.crossover.kind = crossover_kind::uniform;
-  o.mutation.kind = mutation_kind::uniform_reset;
-  check_integer_parity(on_gpu, problems::GeneSum<float>{}, o);
-  problems::GeneSum<double> odd;
-  odd.genes = 4000;  // rows too long for the shared-memory tile: evaluated from global memory
-  o.population = 501;
-  check_integer_parity(on_gpu, odd, o);
+  warp_per_pair_parity(on_gpu, 3001, 501);
 }
 
-TEST_CASE("gpu: elitism above 8 sorts the keys on the device and still equals the CPU bitwise", "[cuda][gpu]") {
+TEST_CASE("gpu: elitism above 8 (elites by sorting the keys) equals the CPU bitwise", "[cuda][gpu]") {
   FUSEDGA_REQUIRE_GPU();
-  ga_options o;
-  o.population = 5000;
-  o.elitism = 40;
-  o.crossover.kind = crossover_kind::one_point;
-  o.mutation.kind = mutation_kind::uniform_reset;
-  problems::GeneSum<double> p;
-  p.genes = 12;
-  check_integer_parity(on_gpu, p, o);
+  elite_sort_parity(on_gpu, 5000);
 }
 
 TEST_CASE("gpu: real genes - one generation from the same population matches the CPU (SBX and polynomial mutation bitwise)", "[cuda][gpu]") {
   FUSEDGA_REQUIRE_GPU();
-  ga_options o;
-  o.population = 20001;
-  check_real_parity(on_gpu, problems::ConstrainedQuadratic<double>{}, o, real_parity::exact);
-  check_real_parity(on_gpu, problems::ConstrainedQuadratic<float>{}, o, real_parity::exact);
-  o.crossover.kind = crossover_kind::blx_alpha;
-  o.mutation.kind = mutation_kind::gaussian;  // double log/cos/sin: libm's on each backend
-  check_real_parity(on_gpu, problems::ConstrainedQuadratic<double>{}, o, real_parity::tolerance);
-  problems::Rastrigin<double> wide;
-  wide.dim = 64;  // a warp per pair
-  o.population = 2001;
-  o.crossover.kind = crossover_kind::sbx;
-  o.mutation.kind = mutation_kind::polynomial;
-  check_real_parity(on_gpu, wide, o, real_parity::exact_genes);  // Rastrigin calls cos
+  real_gene_parity(on_gpu, 20001, 2001);
 }
 
 TEST_CASE("gpu: graph launches and direct launches give identical runs", "[cuda][gpu]") {

@@ -63,7 +63,7 @@ class emulated_engine {
     reset_state(1);
     const view_type src = view(cur_);
     const kernels::init_args<Problem> args{kp_, src.genes};
-    cuda_emulation::launch(grid_for(n_ * ((d_ + 3) / 4), 256), 256, 0, [&] { kernels::init_genes(args); });
+    cuda_emulation::launch(geometry::grid_for(n_ * ((d_ + 3) / 4), 256), 256, 0, [&] { kernels::init_genes(args); });
     summarize_current(true);
   }
 
@@ -119,11 +119,6 @@ class emulated_engine {
     std::vector<fitness> objective, violation;
     std::vector<key> rank_key;
   };
-
-  static unsigned grid_for(std::size_t work, unsigned threads) {
-    const std::size_t blocks = (work + threads - 1) / threads;
-    return static_cast<unsigned>(std::min<std::size_t>(std::max<std::size_t>(blocks, 1), 65535u * 16u));
-  }
 
   view_type view(int which) {
     device_population& q = pop_[which];

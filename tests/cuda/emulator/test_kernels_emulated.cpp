@@ -10,11 +10,6 @@
 #include <stdexcept>
 #include <vector>
 
-#include <fusedga/engine/engine.hpp>
-#include <fusedga/problems/classic/rastrigin.hpp>
-#include <fusedga/problems/seed/constrained_quadratic.hpp>
-#include <fusedga/problems/seed/gene_sum.hpp>
-
 #include "cuda/emulator/emulated_engine.hpp"
 #include "cuda/parity_checks.hpp"
 
@@ -28,58 +23,19 @@ const auto emulated = [](const auto& p, const ga_options& o, int generations, co
 }  // namespace
 
 TEST_CASE("integer genes - thread per pair: initial population and 3 generations equal the CPU bitwise", "[cuda]") {
-  ga_options o;
-  o.population = 1001;
-  o.crossover.kind = crossover_kind::uniform;
-  o.mutation.kind = mutation_kind::uniform_reset;
-  problems::GeneSum<double> p;
-  p.genes = 20;
-  check_integer_parity(emulated, p, o);
-  o.crossover.kind = crossover_kind::two_point;
-  o.mutation.kind = mutation_kind::creep;
-  o.selection.tournament_size = 4;
-  o.elitism = 7;
-  check_integer_parity(emulated, p, o);
+  thread_per_pair_parity(emulated, 1001, false);
 }
 
-TEST_CASE("integer genes - warp per pair, staged (1000 int8 genes) or not (4000): equal to the CPU bitwise",
-          "[cuda]") {
-  ga_options o;
-  o.population = 301;
-  o.crossover.kind = crossover_kind::uniform;
-  o.mutation.kind = mutation_kind::uniform_reset;
-  check_integer_parity(emulated, problems::GeneSum<float>{}, o);
-  problems::GeneSum<double> odd;
-  odd.genes = 4000;  // rows too long for the shared-memory tile
-  o.population = 67;
-  check_integer_parity(emulated, odd, o);
+TEST_CASE("integer genes - warp per pair: staged (1000 int8 genes) or not (4000), equal to the CPU bitwise", "[cuda]") {
+  warp_per_pair_parity(emulated, 301, 67);
 }
 
 TEST_CASE("elitism above 8 (elites by sorting the keys) equals the CPU bitwise", "[cuda]") {
-  ga_options o;
-  o.population = 1000;
-  o.elitism = 40;
-  o.crossover.kind = crossover_kind::one_point;
-  o.mutation.kind = mutation_kind::uniform_reset;
-  problems::GeneSum<double> p;
-  p.genes = 12;
-  check_integer_parity(emulated, p, o);
+  elite_sort_parity(emulated, 1000);
 }
 
 TEST_CASE("real genes - one generation from the same population matches the CPU (SBX and polynomial mutation bitwise)", "[cuda]") {
-  ga_options o;
-  o.population = 2001;
-  check_real_parity(emulated, problems::ConstrainedQuadratic<double>{}, o, real_parity::exact);
-  check_real_parity(emulated, problems::ConstrainedQuadratic<float>{}, o, real_parity::exact);
-  o.crossover.kind = crossover_kind::blx_alpha;
-  o.mutation.kind = mutation_kind::gaussian;  // double log/cos/sin: libm's on each backend
-  check_real_parity(emulated, problems::ConstrainedQuadratic<double>{}, o, real_parity::tolerance);
-  problems::Rastrigin<double> wide;
-  wide.dim = 64;  // a warp per pair
-  o.population = 201;
-  o.crossover.kind = crossover_kind::sbx;
-  o.mutation.kind = mutation_kind::polynomial;
-  check_real_parity(emulated, wide, o, real_parity::exact_genes);  // Rastrigin calls cos
+  real_gene_parity(emulated, 2001, 201);
 }
 
 // --- the emulator itself: it must catch what a GPU would get wrong or hang on ---

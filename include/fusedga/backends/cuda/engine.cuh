@@ -114,7 +114,8 @@ class engine<Problem, backend::cuda> {
                                                        sort_keys_.data(), sort_in_.data(), sort_out_.data(),
                                                        static_cast<int>(n_), 0, int(sizeof(key) * 8), stream()));
       sort_temp_ = detail::device_buffer<unsigned char>(sort_temp_bytes_);
-      detail::cuda_kernels::iota_kernel<std::uint32_t><<<grid_for(n_, 256), 256, 0, stream()>>>(sort_in_.data(), n_);
+      detail::cuda_kernels::iota_kernel<std::uint32_t>
+          <<<detail::cuda_geometry::grid_for(n_, 256), 256, 0, stream()>>>(sort_in_.data(), n_);
       FUSEDGA_CUDA_TRY(cudaGetLastError());
     }
     best_genes_.resize(static_cast<std::size_t>(d));
@@ -136,7 +137,7 @@ class engine<Problem, backend::cuda> {
     history_.clear();
     reset_state(1);
     const view_type src = view(cur_);
-    launch(kernels_.init, grid_for(n_ * ((kp_.dimension + 3) / 4), 256), 256, 0,
+    launch(kernels_.init, detail::cuda_geometry::grid_for(n_ * ((kp_.dimension + 3) / 4), 256), 256, 0,
            detail::cuda_kernels::init_args<Problem>{kp_, src.genes});
     summarize_current(true);
   }
@@ -268,11 +269,6 @@ class engine<Problem, backend::cuda> {
     detail::device_buffer<fitness> objective, violation;
     detail::device_buffer<key> rank_key;
   };
-
-  static unsigned grid_for(std::size_t work, unsigned threads) {
-    const std::size_t blocks = (work + threads - 1) / threads;
-    return static_cast<unsigned>(std::min<std::size_t>(std::max<std::size_t>(blocks, 1), 65535u * 16u));
-  }
 
   /// Enqueues `kernel` (a kernel_set handle taking `Args` by value) on stream(); works under graph capture.
   template <class Args>

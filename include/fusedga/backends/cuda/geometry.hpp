@@ -103,6 +103,13 @@ inline launch offspring_launch(std::size_t pairs, int d, std::size_t gene_bytes)
   return l;
 }
 
+/// Blocks of `threads` for a grid-stride loop over `work` items: enough for one item per thread, at least 1,
+/// at most 65535·16 (the loop covers the rest).
+inline unsigned grid_for(std::size_t work, unsigned threads) {
+  const std::size_t blocks = (work + threads - 1) / threads;
+  return static_cast<unsigned>(std::min<std::size_t>(std::max<std::size_t>(blocks, 1), 65535u * 16u));
+}
+
 /// True when the offspring kernel is the thread-per-pair one.
 inline bool short_genome(int d) { return d <= kShortGenes; }
 
