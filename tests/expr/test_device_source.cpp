@@ -1,0 +1,126 @@
+// The GPU JIT's generated CUDA source (codegen.hpp: generate_device_source),
+// compiled for the host: it is C++ apart from `__device__`, so g++ can build
+// it into a shared object whose three extern "C" entry points are called as
+// expr_device_problem calls them on the GPU (objective, then inequalities and
+// equalities into one violation total). Their results must equal the
+// interpreter's at 10,000 points for every configs/expr-*.yaml, as the GPU
+// test requires of the linked kernels. This checks the device source's
+// semantics on every machine; the CUDA math library and the link are the GPU
+// test's part.
+#include <catch2/catch.hpp>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fusedga/config/registry.hpp>
+#include <fusedga/config/run_config.hpp>
+#include <fusedga/expr/codegen.hpp>
+#include <fusedga/expr/interpreter.hpp>
+#include <fusedga/expr/jit.hpp>
+
+#include "expr/subprocess.hpp"
+#include "expr/temp_cache.hpp"
+
+using namespace fusedga;
+
+namespace {
+
+/// The generated device source of `p` built for the host; the entry points as expr_device_problem declares them.
+struct host_device_source {
+  void* handle = nullptr;
+  double (*objective)(const double*) = nullptr;
+  void (*inequalities)(const double*, double*) = nullptr;
+  void (*equalities)(const double*, double, double*) = nullptr;
+
+  host_device_source(const expr::program& p, const std::string& compiler, const std::filesystem::path& dir) {
+    std::filesystem::create_directories(dir);
+    const std::filesystem::path source = dir / "device.cpp", object = dir / "device.so";
+    std::ofstream(source) << expr::generate_device_source(p, "double");
+    const auto built = expr::detail::run_process(
+        {compiler, "-std=c++17", "-O2", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared", "-D__device__=",
+         "-I" + std::string(FUSEDGA_SOURCE_DIR) + "/include", source.string(), "-o", object.string()});
+    INFO(built.output);
+    REQUIRE(built.exit_code == 0);
+    handle = ::dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
+    REQUIRE(handle != nullptr);
+    objective = reinterpret_cast<decltype(objective)>(::dlsym(handle, "fusedga_expr_objective_f64"));
+    inequalities = reinterpret_cast<decltype(inequalities)>(::dlsym(handle, "fusedga_expr_inequalities_f64"));
+    equalities = reinterpret_cast<decltype(equalities)>(::dlsym(handle, "fusedga_expr_equalities_f64"));
+    REQUIRE(objective != nullptr);
+    REQUIRE(inequalities != nullptr);
+    REQUIRE(equalities != nullptr);
+  }
+  ~host_device_source() {
+    if (handle) ::dlclose(handle);
+  }
+  host_device_source(const host_device_source&) = delete;
+  host_device_source& operator=(const host_device_source&) = delete;
+};
+
+/// Objective and violation of the host-built device source against the interpreter at 10,000 points in the bounds.
+void check_against_interpreter(const expr::program& p, const std::string& name, const std::string& compiler,
+                               const std::filesystem::path& dir) {
+  INFO(name);
+  constexpr int points = 10000;
+  constexpr double eps = 1e-4;
+  const int d = p.dimension();
+  std::mt19937_64 rng(11);
+  std::vector<double> rows;
+  for (int l = 0; l < points; ++l)
+    for (const expr::variable& v : p.variables)
+      for (int k = 0; k < v.size; ++k) {
+        const double x = std::uniform_real_distribution<double>(v.lower[k], v.upper[k])(rng);
+        rows.push_back(name == "expr-seed-gene-sum.yaml" ? std::round(x) : x);
+      }
+  std::vector<double> obj(points), vio(points);
+  expr::make_interpreter<double>(p)->evaluate(rows.data(), d, 1, points, eps, obj.data(), vio.data());
+
+  const host_device_source device(p, compiler, dir / name);
+  int mismatches = 0;
+  for (int l = 0; l < points; ++l) {
+    const double* x = rows.data() + static_cast<std::size_t>(l) * d;
+    const double o = device.objective(x);
+    double v = 0;  // expr_device_problem: inequalities, then equalities, into the one total
+    device.inequalities(x, &v);
+    device.equalities(x, eps, &v);
+    const auto agree = [](double a, double b) {
+      return std::abs(a - b) <= 1e-12 * std::max({1.0, std::abs(a), std::abs(b)});
+    };
+    if (!agree(o, obj[l]) || !agree(v, vio[l]))
+      if (++mismatches <= 3)
+        UNSCOPED_INFO("point " << l << ": objective " << o << " vs " << obj[l] << ", violation " << v << " vs "
+                               << vio[l]);
+  }
+  CHECK(mismatches == 0);
+}
+
+
+}  // namespace
+
+TEST_CASE("gpu jit source: compiled for the host, the objective and violation equal the interpreter's at 10,000 "
+          "points, for every expression config and tests/expr/device_coverage.yaml",
+          "[expr][jit]") {
+  std::string why;
+  const std::string compiler = expr::find_compiler({}, &why);
+  if (compiler.empty()) {
+    WARN("skipped: no host C++ compiler (" << why << ")");
+    return;
+  }
+  const expr_test::temp_cache scratch;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(FUSEDGA_SOURCE_DIR) + "/configs")) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("expr-", 0) != 0) continue;
+    const run_config cfg = load_config(entry.path().string());
+    check_against_interpreter(*cfg.problem.expression, name, compiler, scratch.path);
+  }
+  const run_config coverage = load_config(std::string(FUSEDGA_SOURCE_DIR) + "/tests/expr/device_coverage.yaml");
+  REQUIRE(coverage.problem.expression->equality_count() == 2);
+  check_against_interpreter(*coverage.problem.expression, "device_coverage.yaml", compiler, scratch.path);
+}
