@@ -25,7 +25,7 @@ constexpr unsigned char kGuard = 0xA5, kGarbage = 0xCD;
 
 struct fiber {
   ucontext_t context{};
-  std::unique_ptr<char[]> stack = std::make_unique<char[]>(kStackBytes);
+  std::unique_ptr<char[]> stack{new char[kStackBytes]};  // not zeroed: only the pages a fiber touches are committed
   fiber_state state = fiber_state::done;
 };
 
