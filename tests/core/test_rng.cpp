@@ -32,7 +32,7 @@ TEST_CASE("Philox4x32-10 matches the Random123 known-answer vector", "[rng]") {
   CHECK(r.v[3] == 0x9b00dbd8u);
 }
 
-TEST_CASE("unit maps to the open interval (0,1) and below to [0,n)", "[rng]") {
+TEST_CASE("unit maps to the open interval (0,1) and below to 0..n-1", "[rng]") {
   CHECK(unit<double>(0) > 0.0);
   CHECK(unit<double>(0xffffffffu) < 1.0);
   CHECK(unit<float>(0) > 0.0f);
