@@ -2,15 +2,13 @@
 // ranges SBX and polynomial mutation use and beyond, the special values, and
 // that the SIMD loops the CPU passes vectorize give the same bits as scalar calls.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fusedga/core/float_math.hpp>
 #include <limits>
 #include <random>
 #include <vector>
-
-#include <fusedga/core/float_math.hpp>
 
 namespace {
 
@@ -31,8 +29,9 @@ std::int64_t worst_ulps(F f, R reference, float lo, float hi, int samples, bool 
   std::int64_t worst = 0;
   for (int i = 0; i < samples; ++i) {
     const double t = u(rng);
-    const float x = log_spaced ? float(std::exp(std::log(double(lo)) + t * (std::log(double(hi)) - std::log(double(lo)))))
-                               : float(lo + t * (double(hi) - lo));
+    const float x = log_spaced
+                        ? float(std::exp(std::log(double(lo)) + t * (std::log(double(hi)) - std::log(double(lo)))))
+                        : float(lo + t * (double(hi) - lo));
     const float want = float(reference(double(x)));
     const std::int64_t e = ulps(f(x), want);
     if (e > worst) {

@@ -27,6 +27,7 @@
 #include "cuda/device_jit.hpp"
 #include "cuda/expr_device_problem.hpp"
 #include "cuda/gpu_harness.hpp"
+#include "expr/interpreter_reference.hpp"
 #include "expr/program_builder.hpp"
 #include "expr/temp_cache.hpp"
 
@@ -203,17 +204,7 @@ TEST_CASE("gpu jit: on the GPU every expression config's objective and violation
     INFO(name);
     const run_config cfg = load(name);
     const expr::program& p = *cfg.problem.expression;
-    const int d = p.dimension();
-    std::mt19937_64 rng(11);
-    std::vector<double> rows;
-    for (int l = 0; l < points; ++l)
-      for (const expr::variable& v : p.variables)
-        for (int k = 0; k < v.size; ++k) {
-          const double x = std::uniform_real_distribution<double>(v.lower[k], v.upper[k])(rng);
-          rows.push_back(name == "expr-seed-gene-sum.yaml" ? std::round(x) : x);
-        }
-    std::vector<double> obj(points), vio(points);
-    expr::make_interpreter<double>(p)->evaluate(rows.data(), d, 1, points, eps, obj.data(), vio.data());
+    const auto ref = expr_test::interpreter_at_random_points(p, points, eps, name == "expr-seed-gene-sum.yaml");
 
     ga_options o;
     o.population = points;
@@ -223,20 +214,19 @@ TEST_CASE("gpu jit: on the GPU every expression config's objective and violation
     const auto check = [&](const auto& population) {
       int mismatches = 0;
       for (std::size_t l = 0; l < static_cast<std::size_t>(points); ++l) {
-        const auto agree = [](double a, double b) {
-          return std::abs(a - b) <= 1e-12 * std::max({1.0, std::abs(a), std::abs(b)});
-        };
-        if (!agree(population.objective[l], obj[l]) || !agree(population.violation[l], vio[l]))
+        if (!expr_test::agree_to_1e12(population.objective[l], ref.objective[l]) ||
+            !expr_test::agree_to_1e12(population.violation[l], ref.violation[l]))
           if (++mismatches <= 3)
-            UNSCOPED_INFO("point " << l << ": objective " << population.objective[l] << " vs " << obj[l]
-                                   << ", violation " << population.violation[l] << " vs " << vio[l]);
+            UNSCOPED_INFO("point " << l << ": objective " << population.objective[l] << " vs " << ref.objective[l]
+                                   << ", violation " << population.violation[l] << " vs " << ref.violation[l]);
       }
       CHECK(mismatches == 0);
     };
     if (p.sense == Sense::maximize)
-      check(cuda_test::evaluate_on_gpu(detail::expr_device_problem<double, Sense::maximize>{&p, &module}, o, rows));
+      check(cuda_test::evaluate_on_gpu(detail::expr_device_problem<double, Sense::maximize>{&p, &module}, o, ref.rows));
     else
-      check(cuda_test::evaluate_on_gpu(detail::expr_device_problem<double, Sense::minimize>{&p, &module}, o, rows));
+      check(cuda_test::evaluate_on_gpu(detail::expr_device_problem<double, Sense::minimize>{&p, &module}, o,
+                                       ref.rows));
   }
 }
 

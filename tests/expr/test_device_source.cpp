@@ -7,24 +7,19 @@
 // test requires of the linked kernels. This checks the device source's
 // semantics on every machine; the CUDA math library and the link are the GPU
 // test's part.
-#include <catch2/catch.hpp>
-
 #include <dlfcn.h>
 
-#include <algorithm>
-#include <cmath>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-#include <random>
-#include <string>
-#include <vector>
-
 #include <fusedga/config/registry.hpp>
 #include <fusedga/config/run_config.hpp>
 #include <fusedga/expr/codegen.hpp>
-#include <fusedga/expr/interpreter.hpp>
 #include <fusedga/expr/jit.hpp>
+#include <string>
+#include <vector>
 
+#include "expr/interpreter_reference.hpp"
 #include "expr/subprocess.hpp"
 #include "expr/temp_cache.hpp"
 
@@ -44,8 +39,8 @@ struct host_device_source {
     const std::filesystem::path source = dir / "device.cpp", object = dir / "device.so";
     std::ofstream(source) << expr::generate_device_source(p, "double");
     const auto built = expr::detail::run_process(
-        {compiler, "-std=c++17", "-O2", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared", "-D__device__=",
-         "-I" + std::string(FUSEDGA_SOURCE_DIR) + "/include", source.string(), "-o", object.string()});
+        {compiler, "-std=c++17", "-O2", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared",
+         "-D__device__=", "-I" + std::string(FUSEDGA_SOURCE_DIR) + "/include", source.string(), "-o", object.string()});
     INFO(built.output);
     REQUIRE(built.exit_code == 0);
     handle = ::dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -71,42 +66,30 @@ void check_against_interpreter(const expr::program& p, const std::string& name, 
   constexpr int points = 10000;
   constexpr double eps = 1e-4;
   const int d = p.dimension();
-  std::mt19937_64 rng(11);
-  std::vector<double> rows;
-  for (int l = 0; l < points; ++l)
-    for (const expr::variable& v : p.variables)
-      for (int k = 0; k < v.size; ++k) {
-        const double x = std::uniform_real_distribution<double>(v.lower[k], v.upper[k])(rng);
-        rows.push_back(name == "expr-seed-gene-sum.yaml" ? std::round(x) : x);
-      }
-  std::vector<double> obj(points), vio(points);
-  expr::make_interpreter<double>(p)->evaluate(rows.data(), d, 1, points, eps, obj.data(), vio.data());
+  const auto ref = expr_test::interpreter_at_random_points(p, points, eps, name == "expr-seed-gene-sum.yaml");
 
   const host_device_source device(p, compiler, dir / name);
   int mismatches = 0;
   for (int l = 0; l < points; ++l) {
-    const double* x = rows.data() + static_cast<std::size_t>(l) * d;
+    const double* x = ref.rows.data() + static_cast<std::size_t>(l) * d;
     const double o = device.objective(x);
     double v = 0;  // expr_device_problem: inequalities, then equalities, into the one total
     device.inequalities(x, &v);
     device.equalities(x, eps, &v);
-    const auto agree = [](double a, double b) {
-      return std::abs(a - b) <= 1e-12 * std::max({1.0, std::abs(a), std::abs(b)});
-    };
-    if (!agree(o, obj[l]) || !agree(v, vio[l]))
+    if (!expr_test::agree_to_1e12(o, ref.objective[l]) || !expr_test::agree_to_1e12(v, ref.violation[l]))
       if (++mismatches <= 3)
-        UNSCOPED_INFO("point " << l << ": objective " << o << " vs " << obj[l] << ", violation " << v << " vs "
-                               << vio[l]);
+        UNSCOPED_INFO("point " << l << ": objective " << o << " vs " << ref.objective[l] << ", violation " << v
+                               << " vs " << ref.violation[l]);
   }
   CHECK(mismatches == 0);
 }
 
-
 }  // namespace
 
-TEST_CASE("gpu jit source: compiled for the host, the objective and violation equal the interpreter's at 10,000 "
-          "points, for every expression config and tests/expr/device_coverage.yaml",
-          "[expr][jit]") {
+TEST_CASE(
+    "gpu jit source: compiled for the host, the objective and violation equal the interpreter's at 10,000 "
+    "points, for every expression config and tests/expr/device_coverage.yaml",
+    "[expr][jit]") {
   std::string why;
   const std::string compiler = expr::find_compiler({}, &why);
   if (compiler.empty()) {

@@ -42,6 +42,13 @@ FUSEDGA_HD FUSEDGA_INLINE float float_of(std::int32_t b) {
 // without --expt-relaxed-constexpr (embedding users need not pass it).
 FUSEDGA_HD FUSEDGA_INLINE float infinity() { return float_of(0x7f800000); }
 FUSEDGA_HD FUSEDGA_INLINE float quiet_nan() { return float_of(0x7fc00000); }
+/// c[0]·x^(N−1) + ... + c[N−1] by Horner's rule: the same operations in the same order on every backend.
+template <int N>
+FUSEDGA_HD FUSEDGA_INLINE float horner(float x, const float (&c)[N]) {
+  float p = c[0];
+  for (int k = 1; k < N; ++k) p = p * x + c[k];
+  return p;
+}
 }  // namespace detail
 
 /// e^x in float (≤ 2 ulp; 0 below e^−87.34 ≈ FLT_MIN, inf above 88.72).
@@ -53,9 +60,9 @@ FUSEDGA_HD FUSEDGA_INLINE float exp(float x) {
   float r = xc - n * 0.693359375f;  // Cody–Waite: ln 2 = 0.693359375 − 2.12194440e−4 (first part exact)
   r = r - n * -2.12194440e-4f;
   const float z = r * r;
-  const float p =
-      ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r + 4.1665795894e-2f) * r +
-       1.6666665459e-1f) * r + 5.0000001201e-1f;
+  constexpr float c[] = {1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f,
+                         4.1665795894e-2f, 1.6666665459e-1f, 5.0000001201e-1f};
+  const float p = detail::horner(r, c);
   const float y = p * z + r + 1.0f;
   // 2^n for n in [−126, 128]: n = 128 (e^x just below FLT_MAX) is scaled in two steps
   const bool top = n > 127.0f;
@@ -78,9 +85,9 @@ FUSEDGA_HD FUSEDGA_INLINE float log(float x) {
   e = small ? e - 1.0f : e;
   m = small ? m + m - 1.0f : m - 1.0f;  // log(1 + m), m in [√½ − 1, √2 − 1)
   const float z = m * m;
-  float y = ((((((((7.0376836292e-2f * m - 1.1514610310e-1f) * m + 1.1676998740e-1f) * m - 1.2420140846e-1f) * m +
-                 1.4249322787e-1f) * m - 1.6668057665e-1f) * m + 2.0000714765e-1f) * m - 2.4999993993e-1f) * m +
-             3.3333331174e-1f) * m * z;
+  constexpr float c[] = {7.0376836292e-2f,  -1.1514610310e-1f, 1.1676998740e-1f,  -1.2420140846e-1f, 1.4249322787e-1f,
+                         -1.6668057665e-1f, 2.0000714765e-1f,  -2.4999993993e-1f, 3.3333331174e-1f};
+  float y = detail::horner(m, c) * m * z;
   y = y + -2.12194440e-4f * e;
   y = y - 0.5f * z;
   float result = (m + y) + 0.693359375f * e;
@@ -92,9 +99,9 @@ FUSEDGA_HD FUSEDGA_INLINE float log(float x) {
 
 /// e^x − 1 in float, accurate for small |x| too (≤ 3 ulp; −1 as x → −inf).
 FUSEDGA_HD FUSEDGA_INLINE float expm1(float x) {
-  const float series =  // Taylor series to x^7/7!, |x| < ln2/2: truncation below 0.2 ulp
-      x + x * x * (0.5f + x * (1.66666672e-1f + x * (4.16666679e-2f + x * (8.33333377e-3f +
-                                                   x * (1.38888892e-3f + x * 1.98412701e-4f)))));
+  // Taylor series to x^7/7!, |x| < ln2/2: truncation below 0.2 ulp
+  constexpr float c[] = {1.98412701e-4f, 1.38888892e-3f, 8.33333377e-3f, 4.16666679e-2f, 1.66666672e-1f, 0.5f};
+  const float series = x + x * x * detail::horner(x, c);
   const bool near_zero = x > -0.34657359f && x < 0.34657359f;
   return near_zero ? series : exp(x) - 1.0f;
 }

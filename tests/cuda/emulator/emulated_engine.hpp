@@ -8,14 +8,13 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <numeric>
-#include <vector>
-
 #include <fusedga/backends/cuda/geometry.hpp>
 #include <fusedga/backends/cuda/kernels.cuh>
 #include <fusedga/engine/kernel_params.hpp>
 #include <fusedga/engine/options.hpp>
 #include <fusedga/engine/validate.hpp>
+#include <numeric>
+#include <vector>
 
 #include "cuda/host_population.hpp"
 
@@ -82,8 +81,16 @@ class emulated_engine {
     ++generation_;
     const view_type src = view(cur_);
     const view_type dst = view(1 - cur_);
-    const kernels::offspring_args<Problem> args{kp_,     src,   dst, &state_, elite_slots(), kp_.pairs(),
-                                                offspring_.staged, cands_, totals_.data(), candidates_.data()};
+    const kernels::offspring_args<Problem> args{kp_,
+                                                src,
+                                                dst,
+                                                &state_,
+                                                elite_slots(),
+                                                kp_.pairs(),
+                                                offspring_.staged,
+                                                cands_,
+                                                totals_.data(),
+                                                candidates_.data()};
     if (geometry::short_genome(d_))
       cuda_emulation::launch(offspring_.blocks, offspring_.threads, offspring_.shared_bytes,
                              [&] { kernels::offspring_short(args); });
@@ -131,8 +138,8 @@ class emulated_engine {
   }
 
   void evaluation(const view_type& pop, bool evaluate) {
-    const kernels::evaluate_args<Problem> args{kp_, pop, eval_.staged, evaluate, cands_, totals_.data(),
-                                               candidates_.data()};
+    const kernels::evaluate_args<Problem> args{
+        kp_, pop, eval_.staged, evaluate, cands_, totals_.data(), candidates_.data()};
     cuda_emulation::launch(eval_.blocks, eval_.threads, evaluate ? eval_.shared_bytes : 0,
                            [&] { kernels::evaluate_tile(args); });
   }
@@ -153,8 +160,8 @@ class emulated_engine {
     std::uint32_t* elites = geometry::elites_by_sort(elitism_) ? nullptr : elites_.data();
     cuda_emulation::launch(1, geometry::kFinishThreads, 0, [&] {
       kernels::finish_kernel<gene, fitness>(pop, totals_.data(), candidates_.data(), blocks, cands_, elite_slot_count,
-                                            static_cast<std::uint32_t>(elitism_), elites, &state_,
-                                            best_genes_.data(), advance);
+                                            static_cast<std::uint32_t>(elitism_), elites, &state_, best_genes_.data(),
+                                            advance);
     });
   }
 

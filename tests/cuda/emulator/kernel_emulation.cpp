@@ -75,7 +75,8 @@ std::string describe(unsigned threads) {
 bool release(unsigned threads) {
   scheduler& s = sched();
   bool all_at_block = true;
-  for (unsigned t = 0; t < threads; ++t) all_at_block = all_at_block && s.fibers[t]->state == fiber_state::block_barrier;
+  for (unsigned t = 0; t < threads; ++t)
+    all_at_block = all_at_block && s.fibers[t]->state == fiber_state::block_barrier;
   if (all_at_block) {
     for (unsigned t = 0; t < threads; ++t) s.fibers[t]->state = fiber_state::runnable;
     return true;
@@ -134,8 +135,8 @@ void run_block(unsigned threads) {
 void launch(dim3 grid, dim3 block, std::size_t shared_bytes, const std::function<void()>& body) {
   scheduler& s = sched();
   if (block.x == 0 || block.x > 1024 || block.x % 32 != 0 || grid.x == 0)
-    throw std::runtime_error("kernel emulation: launch of " + std::to_string(grid.x) + " x " +
-                             std::to_string(block.x) + " threads (blocks of a multiple of 32, at most 1024)");
+    throw std::runtime_error("kernel emulation: launch of " + std::to_string(grid.x) + " x " + std::to_string(block.x) +
+                             " threads (blocks of a multiple of 32, at most 1024)");
   while (s.fibers.size() < block.x) s.fibers.push_back(std::make_unique<fiber>());
   s.body = &body;
   s.failure = nullptr;

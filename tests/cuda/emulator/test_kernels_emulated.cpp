@@ -6,7 +6,6 @@
 // arithmetic (libdevice), memory coalescing and speed, the CUDA runtime calls
 // of engine.cuh (graphs, streams, CUB) — those need the GPU tests.
 #include <catch2/catch.hpp>
-
 #include <stdexcept>
 #include <vector>
 
@@ -34,7 +33,8 @@ TEST_CASE("elitism above 8 (elites by sorting the keys) equals the CPU bitwise",
   elite_sort_parity(emulated, 1000);
 }
 
-TEST_CASE("real genes - one generation from the same population matches the CPU (SBX and polynomial mutation bitwise)", "[cuda]") {
+TEST_CASE("real genes - one generation from the same population matches the CPU (SBX and polynomial mutation bitwise)",
+          "[cuda]") {
   real_gene_parity(emulated, 2001, 201);
 }
 
@@ -57,7 +57,7 @@ TEST_CASE("emulator: shuffles and __syncthreads follow CUDA's semantics", "[cuda
   CHECK(down[32] == 35);
   CHECK(down[63] == 63);
   CHECK(broadcast[7] == 50);
-  CHECK(broadcast[40] == 370);  // lane 5 of the second warp is thread 37
+  CHECK(broadcast[40] == 370);     // lane 5 of the second warp is thread 37
   CHECK(shared_sum[63] == 0 + 1);  // block 1 ran last
   CHECK(shared_sum[10] == 11 + 1);
 }
@@ -71,8 +71,8 @@ TEST_CASE("emulator: a __syncthreads not reached by every thread is an error, no
 }
 
 TEST_CASE("emulator: writing past the dynamic shared memory is an error", "[cuda]") {
-  CHECK_THROWS_WITH(cuda_emulation::launch(1, 32, 64,
-                                           [] { cuda_emulation::dynamic_shared_memory()[64 + threadIdx.x] = 0; }),
-                    Catch::Contains("wrote past its 64 bytes"));
+  CHECK_THROWS_WITH(
+      cuda_emulation::launch(1, 32, 64, [] { cuda_emulation::dynamic_shared_memory()[64 + threadIdx.x] = 0; }),
+      Catch::Contains("wrote past its 64 bytes"));
   CHECK_NOTHROW(cuda_emulation::launch(1, 32, 64, [] { cuda_emulation::dynamic_shared_memory()[threadIdx.x] = 0; }));
 }
