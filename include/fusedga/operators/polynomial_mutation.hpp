@@ -19,7 +19,8 @@ namespace fusedga {
  * The perturbation δ_q follows the polynomial distribution of index `eta`
  * scaled to [lo, hi], so the result stays in the bounds (clamped against
  * rounding); larger eta gives smaller steps. Branch-free: 2 log1p + 2 expm1
- * (float, float_math.hpp's: the same bits on the CPU and the GPU) per mutated gene. Real must be float or double. Pure; thread-safe.
+ * (float, float_math.hpp's: the same bits on the CPU and the GPU) per mutated
+ * gene. Real must be float or double. Pure; thread-safe.
  */
 struct polynomial_mutation {
   double rate;  ///< per-gene probability in [0, 1]

@@ -21,8 +21,9 @@ namespace fusedga {
  * (gene.v[2]) the two children are swapped. Genes whose parents differ by
  * less than 1e-14 are copied. Children are clamped to [lo, hi] against
  * rounding. Branch-free, so a tile loop of it vectorizes (4 exp + 4 log per
- * crossed gene, float_math.hpp's: the same bits on the CPU and the GPU). CPU tiles call `crosses` and `cross` separately so that
- * only crossed genes pay for the math.
+ * crossed gene, float_math.hpp's: the same bits on the CPU and the GPU). CPU
+ * tiles call `crosses` and the stages of `cross` separately so that only
+ * crossed genes pay for the math.
  * Larger `eta` (typ. 2..30) keeps children closer to their parents.
  * Real must be float or double. Pure; thread-safe.
  */

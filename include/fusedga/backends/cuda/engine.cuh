@@ -18,8 +18,9 @@
 /// (pair_ops.hpp), so for integer genes a generation equals the CPU's bitwise,
 /// and for real genes too where only SBX, polynomial mutation (float_math.hpp)
 /// and arithmetic are involved; libm calls (CUDA's libdevice vs glibc's
-/// libmvec) differ by a few ulps, see the README's "CUDA backend". Statistics' objective sums are
-/// added in a different order than on the CPU (deterministic run to run).
+/// libmvec) differ by a few ulps, see the README's "CUDA backend".
+/// Statistics' objective sums are added in a different order than on the CPU
+/// (deterministic run to run).
 
 #include <algorithm>
 #include <chrono>
