@@ -2,13 +2,15 @@
 // ranges SBX and polynomial mutation use and beyond, the special values, and
 // that the SIMD loops the CPU passes vectorize give the same bits as scalar calls.
 #include <catch2/catch.hpp>
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <fusedga/core/float_math.hpp>
 #include <limits>
 #include <random>
 #include <vector>
+
+#include <fusedga/core/float_math.hpp>
 
 namespace {
 

@@ -8,6 +8,7 @@
 //   glued to it and neither ran (CTest reported a pass; tests/CMakeLists.txt
 //   now adds --warn NoTests so that cannot pass again).
 #include <catch2/catch.hpp>
+
 #include <filesystem>
 #include <fstream>
 #include <regex>

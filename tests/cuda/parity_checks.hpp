@@ -5,13 +5,15 @@
 // at smaller populations). `run` is either run_on_gpu or run_emulated:
 // (problem, options, generations, start, graphs) -> gpu_run<Problem>.
 #include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
 #include <fusedga/engine/engine.hpp>
 #include <fusedga/engine/options.hpp>
 #include <fusedga/problems/classic/rastrigin.hpp>
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
 #include <fusedga/problems/seed/gene_sum.hpp>
-#include <string>
-#include <vector>
 
 #include "cuda/host_population.hpp"
 

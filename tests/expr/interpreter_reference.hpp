@@ -4,10 +4,11 @@
 // the reference the JIT paths are held to (1e-12 relative).
 #include <algorithm>
 #include <cmath>
-#include <fusedga/expr/ast.hpp>
-#include <fusedga/expr/interpreter.hpp>
 #include <random>
 #include <vector>
+
+#include <fusedga/expr/ast.hpp>
+#include <fusedga/expr/interpreter.hpp>
 
 namespace expr_test {
 

@@ -7,17 +7,20 @@
 // test requires of the linked kernels. This checks the device source's
 // semantics on every machine; the CUDA math library and the link are the GPU
 // test's part.
+#include <catch2/catch.hpp>
+
 #include <dlfcn.h>
 
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include <fusedga/config/registry.hpp>
 #include <fusedga/config/run_config.hpp>
 #include <fusedga/expr/codegen.hpp>
 #include <fusedga/expr/jit.hpp>
-#include <string>
-#include <vector>
 
 #include "expr/interpreter_reference.hpp"
 #include "expr/subprocess.hpp"
@@ -38,9 +41,12 @@ struct host_device_source {
     std::filesystem::create_directories(dir);
     const std::filesystem::path source = dir / "device.cpp", object = dir / "device.so";
     std::ofstream(source) << expr::generate_device_source(p, "double");
-    const auto built = expr::detail::run_process(
-        {compiler, "-std=c++17", "-O2", "-ffp-contract=off", "-fno-math-errno", "-fPIC", "-shared",
-         "-D__device__=", "-I" + std::string(FUSEDGA_SOURCE_DIR) + "/include", source.string(), "-o", object.string()});
+    // the CPU JIT's own flags (its rounding rules: no FMA contraction), plus __device__ defined away
+    std::vector<std::string> argv{compiler};
+    std::istringstream flags(expr::jit_options{}.flags);
+    for (std::string f; flags >> f;) argv.push_back(f);
+    argv.insert(argv.end(), {"-D__device__=", "-I" FUSEDGA_SOURCE_DIR "/include", source.string(), "-o", object.string()});
+    const auto built = expr::detail::run_process(argv);
     INFO(built.output);
     REQUIRE(built.exit_code == 0);
     handle = ::dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);

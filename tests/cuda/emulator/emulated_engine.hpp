@@ -8,13 +8,14 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <numeric>
+#include <vector>
+
 #include <fusedga/backends/cuda/geometry.hpp>
 #include <fusedga/backends/cuda/kernels.cuh>
 #include <fusedga/engine/kernel_params.hpp>
 #include <fusedga/engine/options.hpp>
 #include <fusedga/engine/validate.hpp>
-#include <numeric>
-#include <vector>
 
 #include "cuda/host_population.hpp"
 

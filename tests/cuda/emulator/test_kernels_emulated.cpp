@@ -6,6 +6,7 @@
 // arithmetic (libdevice), memory coalescing and speed, the CUDA runtime calls
 // of engine.cuh (graphs, streams, CUB) — those need the GPU tests.
 #include <catch2/catch.hpp>
+
 #include <stdexcept>
 #include <vector>
 
