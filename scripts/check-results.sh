@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Results must not change across refactors: every config in configs/, two seeds,
+# on the serial and TBB backends (TBB at 1 and 2 threads), run by ga-run at a
+# reduced size, reduced to a digest of its result JSON and history CSV with the
+# wall-clock fields removed. Compares with tests/results/expected.tsv.
+# Usage: bash scripts/check-results.sh [GA_RUN]            compare
+#        bash scripts/check-results.sh --record [GA_RUN]   rewrite expected.tsv
+set -euo pipefail
+cd "$(dirname "$0")/.."
+record=0
+[ "${1:-}" = "--record" ] && { record=1; shift; }
+ga_run="${1:-build/apps/ga-run}"
+expected=tests/results/expected.tsv
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# Wall times and rates vary run to run: drop them, keep every other byte.
+strip_json() { sed -E 's/"wall_time_s": *[-0-9.eE+]+/"wall_time_s":0/' "$1"; }
+strip_csv() { awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="elapsed_s") c=i} {if(c) $c=""; print}' OFS=, "$1"; }
+: > "$tmp/actual.tsv"
+for cfg in configs/*.yaml; do
+  for seed in 1 2; do
+    for run in "serial 1" "tbb 1" "tbb 2"; do
+      set -- $run
+      "$ga_run" "$cfg" -q --backend "$1" --set "threads=$2" --set "ga.seed=$seed" \
+        --set ga.population=600 --set ga.generations=25 --set ga.elitism=3 \
+        --out "$tmp/r.json" --history "$tmp/h.csv"
+      digest=$( { strip_json "$tmp/r.json"; strip_csv "$tmp/h.csv"; } | sha256sum | cut -c1-16)
+      printf '%s\t%s\t%s\t%s\n' "$(basename "$cfg" .yaml)" "$seed" "$1x$2" "$digest" >> "$tmp/actual.tsv"
+    done
+  done
+done
+if [ $record = 1 ]; then
+  cp "$tmp/actual.tsv" "$expected"
+  echo "check-results: recorded $(wc -l < "$expected") digests in $expected"
+  exit 0
+fi
+if diff "$expected" "$tmp/actual.tsv" > "$tmp/diff"; then
+  echo "check-results: $(wc -l < "$expected") runs bitwise equal to $expected"
+else
+  echo "check-results: results differ from $expected (< expected, > now):"; cat "$tmp/diff"; exit 1
+fi
