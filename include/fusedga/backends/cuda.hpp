@@ -44,7 +44,7 @@ namespace fusedga {
 template <class Problem>
 struct executor_for<Problem, backend::cuda> {
   static_assert(
-      dependent_false<Problem>::value,
+      detail::dependent_false<Problem>::value,
       "fusedga::backend::cuda: compile this file with nvcc (a .cu source, or LANGUAGE CUDA) and link fusedga::cuda");
   using type = void;
 };

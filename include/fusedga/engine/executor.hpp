@@ -58,8 +58,10 @@ struct generation_summary {
   Fitness best_violation = 0;     ///< its violation
 };
 
+namespace detail {
 template <class T>
 struct dependent_false : std::false_type {};
+}  // namespace detail
 
 /**
  * The executor of `Backend` for `Problem`: specialized by each backend's
@@ -67,7 +69,7 @@ struct dependent_false : std::false_type {};
  */
 template <class Problem, class Backend, class = void>
 struct executor_for {
-  static_assert(dependent_false<Backend>::value,
+  static_assert(detail::dependent_false<Backend>::value,
                 "fusedga: no executor for this backend; include its header (fusedga/fusedga.hpp includes them all)");
   using type = void;
 };
