@@ -13,4 +13,4 @@
 #include "fusedga/engine/engine.hpp"
 #include "fusedga/engine/options.hpp"
 #include "fusedga/engine/result.hpp"
-#include "fusedga/engine/solve.hpp"
+#include "fusedga/solve.hpp"

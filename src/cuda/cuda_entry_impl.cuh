@@ -11,7 +11,7 @@
 #include "cuda/cuda_entry.hpp"
 #include "fusedga/backends/cuda.hpp"
 #include "fusedga/backends/cuda/buffer.hpp"
-#include "fusedga/engine/solve.hpp"
+#include "fusedga/solve.hpp"
 #include "fusedga/report/bench_options.hpp"
 
 namespace fusedga::detail {
@@ -49,17 +49,17 @@ class cuda_bench_target_for final : public cuda_bench_target {
   double time_once(cuda_workload w) override {
     if (!engine_) throw error("ga-bench: prepare() was not called");
     engine_type& e = *engine_;
-    const cudaStream_t s = e.stream();
+    const cudaStream_t s = e.executor().runtime().stream();
     if (w == cuda_workload::eval_transfer || w == cuda_workload::generation_transfer) mirrors();
     start_.record(s);
     switch (w) {
       case cuda_workload::eval:
-        e.enqueue_evaluate_population();
+        e.executor().enqueue_evaluate();
         break;
       case cuda_workload::eval_transfer: {
         const auto v = e.current();
         FUSEDGA_CUDA_TRY(cudaMemcpyAsync(v.genes, host_genes_.data(), n_ * d_ * sizeof(gene), cudaMemcpyHostToDevice, s));
-        e.enqueue_evaluate_population();
+        e.executor().enqueue_evaluate();
         FUSEDGA_CUDA_TRY(cudaMemcpyAsync(host_obj_.data(), v.objective, n_ * sizeof(fitness), cudaMemcpyDeviceToHost, s));
         FUSEDGA_CUDA_TRY(cudaMemcpyAsync(host_vio_.data(), v.violation, n_ * sizeof(fitness), cudaMemcpyDeviceToHost, s));
         FUSEDGA_CUDA_TRY(cudaMemcpyAsync(host_key_.data(), v.rank_key, n_ * sizeof(key), cudaMemcpyDeviceToHost, s));
@@ -81,7 +81,7 @@ class cuda_bench_target_for final : public cuda_bench_target {
   double copy_gb_per_s(std::size_t array_bytes, int trials) override {
     if (!engine_) prepare(2);
     detail::device_buffer<unsigned char> a(array_bytes), b(array_bytes);
-    const cudaStream_t s = engine_->stream();
+    const cudaStream_t s = engine_->executor().runtime().stream();
     FUSEDGA_CUDA_TRY(cudaMemsetAsync(a.data(), 1, array_bytes, s));
     double best = 0;
     for (int t = 0; t < trials + 1; ++t) {  // the first copy warms up

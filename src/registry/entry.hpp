@@ -12,7 +12,7 @@
 
 #include "fusedga/config/registry.hpp"
 #include "fusedga/core/error.hpp"
-#include "fusedga/engine/solve.hpp"
+#include "fusedga/solve.hpp"
 #include "fusedga/report/bench_target_impl.hpp"
 #if defined(FUSEDGA_WITH_CUDA)
 #include "cuda/cuda_entry.hpp"

@@ -6,38 +6,16 @@
 
 #include "cuda/expr_device_problem.hpp"  // the GPU JIT's problem type (src/cuda/)
 #include "cuda/gpu_harness.hpp"
+#include "cuda/run_engine.hpp"
 
 namespace cuda_test {
-
-namespace {
-template <class Problem, class Engine>
-host_population<Problem> download(const Engine& e, const fusedga::ga_options& o, int d) {
-  host_population<Problem> h;
-  h.resize(o.population, d);
-  e.download(h.genes.data(), h.objective.data(), h.violation.data(), h.rank_key.data());
-  h.stats = e.stats();
-  return h;
-}
-}  // namespace
 
 template <class Problem>
 gpu_run<Problem> run_on_gpu(const Problem& p, const fusedga::ga_options& o, int generations,
                             const typename gpu_run<Problem>::population* start, bool graphs) {
   fusedga::backend::cuda b;
   b.graphs = graphs;
-  fusedga::engine<Problem, fusedga::backend::cuda> e(p, o, b);
-  e.initialize();
-  if (start) e.upload(start->genes.data(), start->objective.data(), start->violation.data(), start->rank_key.data());
-  gpu_run<Problem> r;
-  const int d = p.dimension();
-  r.initial = download<Problem>(e, o, d);
-  for (int g = 0; g < generations; ++g) e.step();
-  r.final = download<Problem>(e, o, d);
-  r.history = e.history();
-  for (const auto g : e.best_genes()) r.best_genes.push_back(static_cast<double>(g));
-  r.best_objective = static_cast<double>(e.best_objective());
-  r.best_violation = static_cast<double>(e.best_violation());
-  return r;
+  return run_engine(p, o, generations, start, b);
 }
 
 template <class Problem>
@@ -46,7 +24,7 @@ host_population<Problem> evaluate_on_gpu(const Problem& p, const fusedga::ga_opt
   fusedga::engine<Problem, fusedga::backend::cuda> e(p, o, fusedga::backend::cuda{});
   e.initialize();
   e.upload(rows.data(), nullptr, nullptr, nullptr, true);
-  return download<Problem>(e, o, p.dimension());
+  return download<Problem>(e, o.population, p.dimension());
 }
 
 #define FUSEDGA_TEST_GPU_EVALUATE(...)                                                                  \

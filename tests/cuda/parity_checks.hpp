@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <fusedga/engine/engine.hpp>
+#include <fusedga/fusedga.hpp>
 #include <fusedga/engine/options.hpp>
 #include <fusedga/problems/classic/rastrigin.hpp>
 #include <fusedga/problems/seed/constrained_quadratic.hpp>

@@ -55,7 +55,7 @@ host_population<Problem> reference_children(const Problem& p, const ga_options& 
   return out;
 }
 
-/// The initial population built the GPU's way (initial_gene, evaluate_one).
+/// The initial population built the GPU's way: a (individual, block of four genes) per thread, then evaluate_one.
 template <class Problem>
 host_population<Problem> reference_initial(const Problem& p, const ga_options& o) {
   using G = gene_t<Problem>;
@@ -65,7 +65,8 @@ host_population<Problem> reference_initial(const Problem& p, const ga_options& o
   host_population<Problem> out;
   out.resize(o.population, d);
   for (std::size_t i = 0; i < o.population; ++i) {
-    for (int j = 0; j < d; ++j) out.genes[i * d + j] = detail::initial_gene(kp, static_cast<std::uint32_t>(i), j);
+    for (int b = 0; 4 * b < d; ++b)
+      detail::initial_gene_block(kp, static_cast<std::uint32_t>(i), b, out.genes.data() + i * d);
     detail::evaluate_one<1>(kp, out.genes.data() + i * d, out.objective[i], out.violation[i], out.rank_key[i]);
   }
   return out;

@@ -1,4 +1,5 @@
-// Generation loop behaviour: elitism, statistics, stopping rules, option checks.
+// Generation loop behaviour on the CPU: elite choice, repair, option checks. Monotonic best, statistics, counts
+// and stopping rules are checked on every backend in backends/test_engine_properties.cpp.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -14,29 +15,6 @@
 
 using namespace fusedga;
 using CQ = problems::ConstrainedQuadratic<double>;
-
-TEST_CASE("elitism never loses the best individual", "[elitism]") {
-  for (std::size_t elites : {1, 2, 10}) {
-    ga_options o;
-    o.population = 300;
-    o.generations = 60;
-    o.elitism = elites;
-    o.mutation.rate = 0.9;  // very disruptive: without elitism the best would be lost
-    engine<CQ, backend::serial> e(CQ{}, o, backend::serial{});
-    e.initialize();
-    auto key_of = [](const generation_stats& s) {
-      return make_rank_key<double>(s.best_objective, s.best_violation, Sense::maximize,
-                                   constraint_rule::feasibility_rules, 1.0);
-    };
-    auto previous = key_of(e.stats());
-    for (int g = 0; g < o.generations; ++g) {
-      e.step();
-      const auto now = key_of(e.stats());
-      REQUIRE(now <= previous);
-      previous = now;
-    }
-  }
-}
 
 TEST_CASE("elites are exactly the E best of the previous population, for E beyond a tile", "[elitism]") {
   for (std::size_t elites : {1, 3, 64, 150, 400}) {
@@ -86,72 +64,6 @@ TEST_CASE("every crossover/mutation pair keeps genes in the bounds, staged and r
         }
         REQUIRE(std::isfinite(e.stats().mean_objective));
       }
-  }
-}
-
-TEST_CASE("statistics match a direct recount of the population", "[statistics]") {
-  ga_options o;
-  o.population = 777;
-  o.generations = 3;
-  engine<CQ, backend::tbb> e(CQ{}, o, backend::tbb{2});
-  e.initialize();
-  e.step();
-  e.step();
-  const auto pop = e.current();
-  double sum = 0;
-  int feasible = 0;
-  std::uint64_t best_key = ~0ull;
-  double best_obj = 0;
-  for (std::size_t i = 0; i < pop.size; ++i) {
-    sum += pop.objective[i];
-    feasible += pop.violation[i] == 0 ? 1 : 0;
-    if (pop.rank_key[i] < best_key) best_key = pop.rank_key[i], best_obj = pop.objective[i];
-    // stored objective/violation/key agree with a fresh evaluation of the stored genes
-    const gene_view<double, 1> x{pop.row(i)};
-    REQUIRE(pop.objective[i] == CQ{}.objective(x));
-  }
-  CHECK(e.stats().mean_objective == Approx(sum / pop.size).epsilon(1e-12));
-  CHECK(e.stats().feasible_fraction == Approx(double(feasible) / pop.size));
-  CHECK(e.stats().best_objective == best_obj);
-  CHECK(e.stats().evaluations == 777u + 2u * (777u - 2u));
-  CHECK(e.history().size() == 3);
-}
-
-TEST_CASE("stopping rules: target, stall, time limit, interrupt", "[stop]") {
-  ga_options o;
-  o.population = 2000;
-  o.generations = 500;
-  SECTION("target") {
-    o.stop.target = 260.0;
-    const Result r = solve(CQ{}, o, backend::tbb{});
-    CHECK(r.reason == stop_reason::target);
-    CHECK(r.objective >= 260.0);
-    CHECK(r.generations < 500);
-  }
-  SECTION("stall") {
-    o.stop.stall_generations = 5;
-    const Result r = solve(CQ{}, o, backend::tbb{});
-    CHECK(r.reason == stop_reason::stall);
-    CHECK(r.generations < 500);
-  }
-  SECTION("time limit") {
-    o.generations = 1000000;
-    o.stop.time_limit_s = 0.2;
-    const Result r = solve(CQ{}, o, backend::tbb{});
-    CHECK(r.reason == stop_reason::time_limit);
-    CHECK(r.wall_time_s >= 0.2);
-    CHECK(r.wall_time_s < 5.0);
-  }
-  SECTION("interrupt stops at the end of the current generation") {
-    std::atomic<bool> stop{false};
-    o.interrupt = &stop;
-    o.on_generation = [&](const generation_stats& s) {
-      if (s.generation == 7) stop = true;
-    };
-    const Result r = solve(CQ{}, o, backend::tbb{});
-    CHECK(r.reason == stop_reason::interrupted);
-    CHECK(r.generations == 7);
-    CHECK(r.history.size() == 8);
   }
 }
 

@@ -17,7 +17,7 @@
 #include <fusedga/problems/seed/trig_constrained.hpp>
 
 #include "fusedga/backends/serial.hpp"
-#include "fusedga/backends/tbb.hpp"  // before engine.hpp: make_executor is looked up at definition
+#include "fusedga/backends/tbb.hpp"
 #include "fusedga/core/error.hpp"
 #include "fusedga/engine/engine.hpp"
 #include "fusedga/report/atomic_file.hpp"

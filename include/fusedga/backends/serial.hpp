@@ -4,6 +4,9 @@
 
 #include <cstddef>
 
+#include "fusedga/backends/cpu_executor.hpp"
+#include "fusedga/engine/executor.hpp"
+
 namespace fusedga {
 namespace backend {
 /// Runs every pass on the calling thread. Trivially copyable tag.
@@ -12,10 +15,10 @@ struct serial {};
 
 namespace detail {
 
-/// Executes `f(i)` for i in [0, n) on the calling thread, in order.
-class serial_executor {
+/// Runs `f(i)` for i in [0, n) on the calling thread, in order.
+class serial_loop {
  public:
-  explicit serial_executor(const backend::serial&) {}
+  explicit serial_loop(const backend::serial&) {}
   template <class F>
   void for_each_index(std::size_t n, F&& f) {
     for (std::size_t i = 0; i < n; ++i) f(i);
@@ -23,7 +26,11 @@ class serial_executor {
   int concurrency() const { return 1; }
 };
 
-inline serial_executor make_executor(const backend::serial& b) { return serial_executor(b); }
-
 }  // namespace detail
+
+template <class Problem>
+struct executor_for<Problem, backend::serial> {
+  using type = detail::cpu_executor<Problem, detail::serial_loop>;
+};
+
 }  // namespace fusedga

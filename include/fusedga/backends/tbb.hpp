@@ -2,14 +2,17 @@
 /// @file tbb.hpp
 /// The oneTBB backend: passes split over tiles across a task arena.
 
-#include <cstddef>
-#include <memory>
-
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+
+#include <cstddef>
+#include <memory>
+
+#include "fusedga/backends/cpu_executor.hpp"
+#include "fusedga/engine/executor.hpp"
 
 namespace fusedga {
 namespace backend {
@@ -24,18 +27,18 @@ struct tbb {
 namespace detail {
 
 /**
- * Executes `f(i)` for i in [0, n) in a task arena of the requested size.
+ * Runs `f(i)` for i in [0, n) in a task arena of the requested size.
  * Created once per run (arena set-up allocates); `for_each_index` blocks until
  * all calls returned. An exception thrown by `f` cancels the rest and is
  * rethrown to the caller (oneTBB semantics).
  */
-class tbb_executor {
+class tbb_loop {
  public:
-  explicit tbb_executor(const backend::tbb& b) {
+  explicit tbb_loop(const backend::tbb& b) {
     // oneTBB caps workers at the core count unless told otherwise; honour an explicit larger request.
     if (b.threads > ::tbb::info::default_concurrency())
       limit_ = std::make_shared<::tbb::global_control>(::tbb::global_control::max_allowed_parallelism,
-                                                        static_cast<std::size_t>(b.threads));
+                                                       static_cast<std::size_t>(b.threads));
     arena_.initialize(b.threads > 0 ? b.threads : ::tbb::task_arena::automatic);
   }
   template <class F>
@@ -53,7 +56,11 @@ class tbb_executor {
   ::tbb::task_arena arena_;
 };
 
-inline tbb_executor make_executor(const backend::tbb& b) { return tbb_executor(b); }
-
 }  // namespace detail
+
+template <class Problem>
+struct executor_for<Problem, backend::tbb> {
+  using type = detail::cpu_executor<Problem, detail::tbb_loop>;
+};
+
 }  // namespace fusedga

@@ -31,15 +31,25 @@ struct population_view {
   FUSEDGA_HD Gene* row(std::size_t i) const { return genes + i * static_cast<std::size_t>(dimension); }
 };
 
+/// Where a population lives: host memory (64-byte aligned, aligned_buffer.hpp). The device
+/// counterpart, `detail::device_memory`, is in backends/cuda/buffer.hpp; a memory policy names its
+/// owning, movable, uninitialized array type `buffer<T>` with `T* data()`.
+struct host_memory {
+  template <class T>
+  using buffer = detail::aligned_buffer<T>;
+};
+
 /**
- * Owning host storage for N individuals of d genes, allocated once.
+ * Owning storage for N individuals of d genes where `Memory` says (host by
+ * default), allocated once; kernels and tile bodies get its trivially copyable
+ * `view()` (the cuCollections owning-container + view pattern).
  *
  * Memory: (N+1)·d·sizeof(Gene) + (N+1)·(2·sizeof(Fitness) + sizeof(rank key)) bytes,
- * 64-byte aligned, uninitialized. The engine holds two and swaps them each
- * generation (double buffering). Not thread-safe to resize; there is no resize.
- * @throws std::bad_alloc when memory is exhausted.
+ * uninitialized (64-byte aligned on the host). Engines hold two and swap them each
+ * generation (double buffering). Movable, not copyable; there is no resize.
+ * @throws std::bad_alloc (host) or cuda_error (device) when memory is exhausted.
  */
-template <class Gene, class Fitness>
+template <class Gene, class Fitness, class Memory = host_memory>
 class population {
  public:
   population() = default;
@@ -54,10 +64,10 @@ class population {
   int dimension() const { return dimension_; }
 
  private:
-  detail::aligned_buffer<Gene> genes_;
-  detail::aligned_buffer<Fitness> objective_;
-  detail::aligned_buffer<Fitness> violation_;
-  detail::aligned_buffer<rank_key_t<Fitness>> rank_key_;
+  typename Memory::template buffer<Gene> genes_;
+  typename Memory::template buffer<Fitness> objective_;
+  typename Memory::template buffer<Fitness> violation_;
+  typename Memory::template buffer<rank_key_t<Fitness>> rank_key_;
   std::size_t size_ = 0;
   int dimension_ = 0;
 };

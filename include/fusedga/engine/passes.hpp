@@ -18,11 +18,11 @@
 #include "fusedga/core/population.hpp"
 #include "fusedga/core/rng.hpp"
 #include "fusedga/engine/evaluate.hpp"
+#include "fusedga/engine/initial_genes.hpp"
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/tile_summary.hpp"
 #include "fusedga/engine/variation.hpp"
 #include "fusedga/operators/tournament.hpp"
-#include "fusedga/operators/uniform_reset_mutation.hpp"
 
 namespace fusedga::detail {
 
@@ -41,7 +41,7 @@ inline void tile_range(std::size_t t, std::size_t n, std::size_t& begin, std::si
 template <class Key>
 struct summary_sink {
   tile_totals* totals;
-  ranked_slot<Key>* best;
+  candidate<Key>* best;
   std::size_t capacity;
 };
 
@@ -84,22 +84,14 @@ inline void evaluate_tile(const kernel_params<Problem>& kp, const population_vie
   summarize(obj, vio, key, count, begin, out.totals[t], out.best + t * out.capacity, out.capacity);
 }
 
-/// Tile t of the initial population: genes uniform in the bounds (stream::init), then evaluated.
+/// Tile t of the initial population: genes uniform in the bounds (initial_genes.hpp), then evaluated.
 template <class Problem>
 inline void init_tile(const kernel_params<Problem>& kp, const population_view<gene_t<Problem>, fitness_t<Problem>>& pop,
                       std::size_t t, const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
-  using G = gene_t<Problem>;
   std::size_t begin, end;
   tile_range(t, pop.size, begin, end);
-  const int d = kp.dimension;
-  for (std::size_t i = begin; i < end; ++i) {
-    G* FUSEDGA_RESTRICT row = pop.row(i);
-    for (int b = 0; b < d; b += 4) {  // one Philox block serves four genes
-      const draws4 r = kp.rng(static_cast<std::uint32_t>(i), 0, stream::init, static_cast<std::uint32_t>(b / 4));
-      for (int j = b; j < b + 4 && j < d; ++j)
-        row[j] = uniform_reset_mutation::draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j - b]);
-    }
-  }
+  for (std::size_t i = begin; i < end; ++i)
+    for (int b = 0; 4 * b < kp.dimension; ++b) initial_gene_block(kp, static_cast<std::uint32_t>(i), b, pop.row(i));
   evaluate_tile(kp, pop, t, out);
 }
 

@@ -1,28 +1,41 @@
 #pragma once
 /// @file tile_summary.hpp
-/// Per-tile partial statistics, written by each tile and combined on the host
-/// in tile order, so statistics and elite choice are identical for every
-/// thread count.
+/// Per-tile partial statistics, written by each tile (a CPU tile or a CUDA
+/// block) and combined in tile order, so statistics and elite choice are
+/// identical for every thread count. The same types serve every backend.
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
+#include "fusedga/core/macros.hpp"
 #include "fusedga/core/rank_key.hpp"
 
 namespace fusedga::detail {
 
-/// A candidate for elitism / best: its rank key and slot in the population.
+/// A candidate for elitism / best: its rank key and slot in the population. Smaller key, then smaller slot, wins.
 template <class Key>
-struct ranked_slot {
+struct candidate {
   Key key;
   std::uint32_t slot;
-  friend bool operator<(const ranked_slot& a, const ranked_slot& b) {
-    return a.key < b.key || (a.key == b.key && a.slot < b.slot);
-  }
 };
 
-/// Sum, feasible count and count of one tile; its best `capacity` slots live in a separate array.
+/// The ranking order of candidates (key, then slot).
+template <class Key>
+FUSEDGA_HD FUSEDGA_INLINE bool before(const candidate<Key>& a, const candidate<Key>& b) {
+  return a.key < b.key || (a.key == b.key && a.slot < b.slot);
+}
+template <class Key>
+FUSEDGA_HD FUSEDGA_INLINE bool operator<(const candidate<Key>& a, const candidate<Key>& b) {
+  return before(a, b);
+}
+/// The placeholder of an absent candidate: ranks after every real one.
+template <class Key>
+FUSEDGA_HD FUSEDGA_INLINE candidate<Key> worst_candidate() {
+  return {static_cast<Key>(~Key(0)), ~std::uint32_t(0)};
+}
+
+/// Sum, feasible count and count of one tile; its best `capacity` candidates live in a separate array.
 struct tile_totals {
   double objective_sum;
   std::uint32_t feasible;
@@ -32,14 +45,14 @@ struct tile_totals {
 /**
  * Summarizes `count` consecutive slots starting at `first_slot`, whose
  * objective, violation and rank key are `objective[i]`, `violation[i]`,
- * `key[i]` (i < count): writes totals and the best `capacity` slots
- * (ascending by key, then slot) into `best` (capacity entries; unused ones get
- * the worst key). O(count·capacity).
+ * `key[i]` (i < count): writes totals and the best `capacity` candidates
+ * (ascending by key, then slot) into `best` (capacity entries; unused ones are
+ * worst_candidate()). O(count·capacity).
  */
 template <class Fitness>
 inline void summarize(const Fitness* objective, const Fitness* violation, const rank_key_t<Fitness>* key,
                       std::size_t count, std::size_t first_slot, tile_totals& totals,
-                      ranked_slot<rank_key_t<Fitness>>* best, std::size_t capacity) {
+                      candidate<rank_key_t<Fitness>>* best, std::size_t capacity) {
   using Key = rank_key_t<Fitness>;
   double sum = 0;
   std::uint32_t feasible = 0;
@@ -50,7 +63,7 @@ inline void summarize(const Fitness* objective, const Fitness* violation, const 
   totals = {sum, feasible, static_cast<std::uint32_t>(count)};
   std::size_t filled = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    const ranked_slot<Key> c{key[i], static_cast<std::uint32_t>(first_slot + i)};
+    const candidate<Key> c{key[i], static_cast<std::uint32_t>(first_slot + i)};
     if (filled == capacity && !(c < best[capacity - 1])) continue;
     std::size_t pos = filled < capacity ? filled++ : capacity - 1;
     while (pos > 0 && c < best[pos - 1]) {
@@ -59,7 +72,7 @@ inline void summarize(const Fitness* objective, const Fitness* violation, const 
     }
     best[pos] = c;
   }
-  for (std::size_t k = filled; k < capacity; ++k) best[k] = {~Key(0), ~std::uint32_t(0)};
+  for (std::size_t k = filled; k < capacity; ++k) best[k] = worst_candidate<Key>();
 }
 
 }  // namespace fusedga::detail

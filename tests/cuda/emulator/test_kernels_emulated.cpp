@@ -2,15 +2,16 @@
 // emulator, checked against the serial CPU engine with the same parity checks
 // as the GPU tests (parity_checks.hpp): launch geometry, tile staging,
 // indexing, block reductions, elitism and the run state are exercised on
-// every machine, GPU or not. What the emulator cannot check: device
-// arithmetic (libdevice), memory coalescing and speed, the CUDA runtime calls
-// of engine.cuh (graphs, streams, CUB) — those need the GPU tests.
+// every machine, GPU or not, through the CUDA executor's own host sequence
+// (executor.hpp). What the emulator cannot check: device arithmetic
+// (libdevice), memory coalescing and speed, the CUDA runtime calls of
+// runtime.cuh (graphs, streams, CUB) — those need the GPU tests.
 #include <catch2/catch.hpp>
 
 #include <stdexcept>
 #include <vector>
 
-#include "cuda/emulator/emulated_engine.hpp"
+#include "cuda/emulator/emulated_runtime.hpp"
 #include "cuda/parity_checks.hpp"
 
 using namespace fusedga;

@@ -78,6 +78,12 @@ class pinned_buffer {
   std::size_t size_ = 0;
 };
 
+/// Device memory as a population's memory policy (core/population.hpp): `population<G, F, device_memory>`.
+struct device_memory {
+  template <class T>
+  using buffer = device_buffer<T>;
+};
+
 /// A non-blocking CUDA stream owned for the lifetime of an engine.
 class cuda_stream {
  public:

@@ -17,11 +17,14 @@
 #endif
 
 #include "fusedga/backends/cuda/geometry.hpp"
+#include "fusedga/backends/cuda/kernel_args.hpp"
 #include "fusedga/backends/cuda/kernel_set.hpp"
 #include "fusedga/backends/cuda/pair_ops.hpp"
 #include "fusedga/core/population.hpp"
 #include "fusedga/engine/evaluate.hpp"
+#include "fusedga/engine/initial_genes.hpp"
 #include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/engine/tile_summary.hpp"
 
 namespace fusedga::detail::cuda_kernels {
 
@@ -33,85 +36,6 @@ __device__ __forceinline__ T* dynamic_shared() {
   return reinterpret_cast<T*>(shared);
 }
 #endif
-
-/// A candidate for elitism / best: rank key, then slot (smaller wins), as tile_summary.hpp's ranked_slot.
-template <class Key>
-struct candidate {
-  Key key;
-  std::uint32_t slot;
-};
-
-template <class Key>
-__device__ __forceinline__ bool before(const candidate<Key>& a, const candidate<Key>& b) {
-  return a.key < b.key || (a.key == b.key && a.slot < b.slot);
-}
-template <class Key>
-__device__ __forceinline__ candidate<Key> worst_candidate() {
-  return {static_cast<Key>(~Key(0)), ~std::uint32_t(0)};
-}
-
-/// Objective sum and feasible count of one block.
-struct block_totals {
-  double objective_sum;
-  std::uint32_t feasible;
-  std::uint32_t count;
-};
-
-/// The device-side run state: this generation's statistics, the best-so-far, and the generation counter.
-template <class Key, class Fitness>
-struct run_state {
-  double objective_sum;
-  unsigned long long feasible;
-  Key best_key;
-  std::uint32_t best_slot;
-  Fitness best_objective;
-  Fitness best_violation;
-  Key so_far_key;            ///< best-so-far rank key
-  Fitness so_far_objective;
-  Fitness so_far_violation;
-  int have_best;             ///< 0 until the first summary
-  int improved;              ///< 1 when this summary improved the best-so-far
-  std::uint32_t generation;  ///< generation the next offspring pass produces
-};
-
-template <class Problem>
-using view_of = population_view<gene_t<Problem>, fitness_t<Problem>>;
-template <class Problem>
-using key_of = rank_key_t<fitness_t<Problem>>;
-
-/// Arguments of init_genes_kernel: the initial genes of every individual into `genes` (N·d, row-major).
-template <class Problem>
-struct init_args {
-  kernel_params<Problem> kp;
-  gene_t<Problem>* genes;
-};
-
-/// Arguments of evaluate_kernel (see evaluate_tile).
-template <class Problem>
-struct evaluate_args {
-  kernel_params<Problem> kp;
-  view_of<Problem> pop;
-  bool staged;    ///< rows staged in shared memory (geometry.hpp: evaluation_launch)
-  bool evaluate;  ///< false: only summarize the stored values
-  int cands;      ///< candidates per block (elitism / best)
-  block_totals* totals;
-  candidate<key_of<Problem>>* best;
-};
-
-/// Arguments of the offspring kernels (see offspring_short and offspring_long).
-template <class Problem>
-struct offspring_args {
-  kernel_params<Problem> kp;
-  view_of<Problem> src;  ///< parents (generation g)
-  view_of<Problem> dst;  ///< children (generation g + 1)
-  const run_state<key_of<Problem>, fitness_t<Problem>>* state;
-  const std::uint32_t* elites;  ///< E slots of src, copied to dst [0, E)
-  std::uint32_t pairs;
-  bool staged;  ///< long genomes: children kept in shared memory for evaluation
-  int cands;
-  block_totals* totals;
-  candidate<key_of<Problem>>* best;
-};
 
 // --- block-level reductions (blockDim.x a multiple of 32, at most 1024) ---
 
@@ -224,21 +148,17 @@ __device__ void copy_elites(const population_view<G, F>& src, const population_v
   }
 }
 
-/// Initial genes: thread per (individual, block of four genes), draws (i, 0, init, j / 4) as init_tile.
+/// Initial genes: thread per (individual, block of four genes), initial_gene_block as the CPU's init_tile.
 template <class Problem>
 __device__ __forceinline__ void init_genes(const init_args<Problem>& a) {
   const kernel_params<Problem>& kp = a.kp;
-  gene_t<Problem>* genes = a.genes;
-  const int d = kp.dimension;
-  const std::size_t blocks_per_row = (static_cast<std::size_t>(d) + 3) / 4;
+  const std::size_t d = static_cast<std::size_t>(kp.dimension);
+  const std::size_t blocks_per_row = (d + 3) / 4;
   const std::size_t total = static_cast<std::size_t>(kp.population) * blocks_per_row;
   for (std::size_t e = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; e < total;
        e += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     const std::size_t i = e / blocks_per_row;
-    const int b = static_cast<int>(e - i * blocks_per_row);
-    const draws4 r = kp.rng(static_cast<std::uint32_t>(i), 0, stream::init, static_cast<std::uint32_t>(b));
-    for (int j = 4 * b; j < 4 * b + 4 && j < d; ++j)
-      genes[i * d + j] = uniform_reset_mutation::draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j - 4 * b]);
+    initial_gene_block(kp, static_cast<std::uint32_t>(i), static_cast<int>(e - i * blocks_per_row), a.genes + i * d);
   }
 }
 
@@ -471,10 +391,16 @@ struct kernel_source {
  * improved). With `advance`, the generation counter moves on.
  */
 template <class G, class F>
-__global__ void finish_kernel(population_view<G, F> pop, const block_totals* totals,
-                              const candidate<rank_key_t<F>>* cands, std::uint32_t blocks, int cands_per_block,
-                              std::uint32_t elite_slots, std::uint32_t elite_count, std::uint32_t* elites,
-                              run_state<rank_key_t<F>, F>* state, G* best_genes, bool advance) {
+__device__ __forceinline__ void finish_generation(const finish_args<G, F>& a) {
+  const population_view<G, F>& pop = a.pop;
+  const tile_totals* totals = a.totals;
+  const candidate<rank_key_t<F>>* cands = a.cands;
+  const std::uint32_t blocks = a.blocks, elite_slots = a.elite_slots, elite_count = a.elite_count;
+  const int cands_per_block = a.cands_per_block;
+  std::uint32_t* elites = a.elites;
+  run_state<rank_key_t<F>, F>* state = a.state;
+  G* best_genes = a.best_genes;
+  const bool advance = a.advance;
   using K = rank_key_t<F>;
   constexpr int C = cuda_geometry::kMaxFastElites;
   double sum = 0;
@@ -542,6 +468,10 @@ __global__ void finish_kernel(population_view<G, F> pop, const block_totals* tot
     for (std::size_t j = threadIdx.x; j < d; j += blockDim.x) best_genes[j] = pop.genes[first.slot * d + j];
   }
 }
+
+/// The single-block summary kernel of a generation (finish_generation).
+template <class G, class F>
+__global__ void finish_generation_kernel(finish_args<G, F> a) { finish_generation(a); }
 
 /// slots[i] = i for i < n (the values of the elite sort, E > kMaxFastElites).
 template <class Slot>

@@ -3,7 +3,7 @@
 /// The per-thread steps of the GPU generation, written once as `FUSEDGA_HD`
 /// functions over the same operator functors and draws as the CPU passes:
 /// plan a pair (tournaments, crossover decision, cut points), vary one gene of
-/// a pair (crossover → mutation → repair), draw an initial gene. No CUDA
+/// a pair (crossover → mutation → repair); initial genes are engine/initial_genes.hpp's. No CUDA
 /// headers: the CPU tests run them on the host and check them against the
 /// CPU engine bitwise (tests/cuda/test_pair_ops.cpp), so the kernels draw the
 /// same numbers and apply the same operators as `passes.hpp`.
@@ -113,13 +113,6 @@ FUSEDGA_HD FUSEDGA_INLINE void make_children(const kernel_params<Problem>& kp, c
     c1[j] = a;
     c2[j] = b;
   }
-}
-
-/// Initial gene j of individual i: uniform in the bounds from (i, 0, init, j / 4), as init_tile of passes.hpp.
-template <class Problem>
-FUSEDGA_HD FUSEDGA_INLINE gene_t<Problem> initial_gene(const kernel_params<Problem>& kp, std::uint32_t i, int j) {
-  const draws4 r = kp.rng(i, 0, stream::init, static_cast<std::uint32_t>(j / 4));
-  return uniform_reset_mutation::draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j % 4]);
 }
 
 }  // namespace fusedga::detail

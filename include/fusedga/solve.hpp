@@ -1,6 +1,8 @@
 #pragma once
 /// @file solve.hpp
 /// `fusedga::solve`: run a GA on a problem and return the best individual.
+/// Above the backends (it names backend::tbb as the default), so the engine
+/// below never includes a backend.
 
 #include <cstddef>
 #include <type_traits>
@@ -9,6 +11,7 @@
 #include "fusedga/backends/tbb.hpp"
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/engine/engine.hpp"
+#include "fusedga/engine/generation_stats.hpp"
 #include "fusedga/engine/options.hpp"
 #include "fusedga/engine/result.hpp"
 

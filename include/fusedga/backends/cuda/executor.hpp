@@ -1,0 +1,269 @@
+#pragma once
+/// @file executor.hpp
+/// The CUDA executor (engine/executor.hpp's requirements): the host sequence of
+/// one GPU run — allocation, launches in order, the elite sort, the run state's
+/// copy back — written once over a `Runtime` policy that performs the CUDA side:
+/// `cuda_runtime` (runtime.cuh, nvcc: cudaLaunchKernel, CUDA graphs, CUB) or
+/// the tests' kernel emulator (tests/cuda/emulator), so the emulated tests run
+/// this very sequence. No CUDA headers here.
+///
+/// Device memory, allocated once (after the runtime checked it fits): two
+/// populations (double buffered), the bounds, per-block summaries, the elites,
+/// the best-so-far genes and a small run state. A generation is the fused
+/// offspring kernel (block 0 also copies the elites), the elite key sort when
+/// elitism > 8, the single-block finish kernel and an 80-byte copy of the run
+/// state to pinned host memory — captured as one graph per buffer parity: one
+/// graph launch and one synchronization per generation, no other traffic.
+///
+/// Runtime requirements (`rt` a Runtime, `crt` a const one):
+///  - `Runtime(problem, backend)`; `Runtime::memory` (a memory policy, core/population.hpp);
+///    `Runtime::host_buffer<T>` (host memory the device copies into asynchronously);
+///  - `crt.use_device()`, `crt.check_memory(n, d, element_sizes, elitism)` (throws config_error),
+///    `crt.to_device(dst, src, bytes)`, `crt.to_host(dst, src, bytes)` (queued in order), `crt.synchronize()`;
+///  - `rt.init(blocks, threads, init_args)`, `rt.evaluate(launch, shared_bytes, evaluate_args)`,
+///    `rt.offspring(short_genome, launch, offspring_args)`, `rt.finish(finish_args)`;
+///  - `rt.sort_scratch_bytes(keys, n)`, `rt.sort_pairs(keys, keys_out, slots, slots_out, n, scratch, bytes)`
+///    (stable ascending radix sort), `rt.iota(slots, n)`;
+///  - `rt.run_generation(parity, enqueue)`: runs `enqueue()` (which queues one generation) directly or as a graph.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "fusedga/backends/cuda/geometry.hpp"
+#include "fusedga/backends/cuda/kernel_args.hpp"
+#include "fusedga/core/bounds.hpp"
+#include "fusedga/core/population.hpp"
+#include "fusedga/core/problem_traits.hpp"
+#include "fusedga/engine/evaluate.hpp"
+#include "fusedga/engine/executor.hpp"
+#include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/engine/tile_summary.hpp"
+
+namespace fusedga::detail {
+
+/**
+ * One GA run's device state and host sequence (see the file comment). Not
+ * thread-safe; every call but `current()` and `enqueue_evaluate()`
+ * synchronizes with the device before returning.
+ *
+ * @throws backend_unavailable, config_error, cuda_error: as the runtime reports them.
+ */
+template <class Problem, class Runtime>
+class cuda_executor {
+ public:
+  using gene = gene_t<Problem>;
+  using fitness = fitness_t<Problem>;
+  using key = rank_key_t<fitness>;
+  using view_type = population_view<gene, fitness>;
+  using summary_type = generation_summary<key, fitness>;
+
+  static_assert(
+      !has_batch_evaluation<Problem>::value,
+      "backend::cuda: problems with a host-only evaluate_batch (expression problems) run on the CPU backends");
+
+  template <class Backend>
+  cuda_executor(const Problem& problem, const kernel_params<Problem>& kp, const Bounds<gene>& bounds,
+                const Backend& backend)
+      : rt_(problem, backend), kp_(kp), n_(kp.population), elitism_(kp.elitism) {
+    const int d = kp.dimension;
+    rt_.check_memory(n_, d, {sizeof(gene), sizeof(fitness), sizeof(key)}, elitism_);
+    for (int p = 0; p < 2; ++p) {
+      pop_[p] = population_type(n_, d);
+      views_[p] = pop_[p].view();
+    }
+    lower_ = buffer<gene>(static_cast<std::size_t>(d));
+    upper_ = buffer<gene>(static_cast<std::size_t>(d));
+    // Queued on the run's stream (the constructor's final synchronize completes them before `bounds` goes away).
+    rt_.to_device(lower_.data(), bounds.lower.data(), d * sizeof(gene));
+    rt_.to_device(upper_.data(), bounds.upper.data(), d * sizeof(gene));
+    kp_.bounds = {lower_.data(), upper_.data()};
+    eval_ = cuda_geometry::evaluation_launch(n_, d, sizeof(gene));
+    offspring_ = cuda_geometry::offspring_launch(kp_.pairs(), d, sizeof(gene));
+    cands_ = cuda_geometry::candidates_per_block(elitism_);
+    const std::size_t blocks = std::max(eval_.blocks, offspring_.blocks);
+    totals_ = buffer<tile_totals>(blocks);
+    candidates_ = buffer<candidate<key>>(blocks * cands_);
+    elites_ = buffer<std::uint32_t>(std::max<std::size_t>(elitism_, 1));
+    best_genes_ = buffer<gene>(static_cast<std::size_t>(d));
+    state_ = buffer<state_type>(1);
+    host_state_ = typename Runtime::template host_buffer<state_type>(1);
+    if (cuda_geometry::elites_by_sort(elitism_)) {
+      sort_keys_ = buffer<key>(n_);
+      sort_in_ = buffer<std::uint32_t>(n_);
+      sort_out_ = buffer<std::uint32_t>(n_);
+      sort_scratch_bytes_ =
+          rt_.sort_scratch_bytes(views_[0].rank_key, sort_keys_.data(), sort_in_.data(), sort_out_.data(), n_);
+      sort_scratch_ = buffer<unsigned char>(sort_scratch_bytes_);
+      rt_.iota(sort_in_.data(), n_);
+    }
+    rt_.synchronize();
+  }
+
+  cuda_executor(const cuda_executor&) = delete;
+  cuda_executor& operator=(const cuda_executor&) = delete;
+
+  summary_type initialize() {
+    rt_.use_device();
+    reset_state(1);
+    const unsigned blocks = cuda_geometry::grid_for(n_ * ((kp_.dimension + 3) / 4), 256);
+    rt_.init(blocks, 256, cuda_kernels::init_args<Problem>{kp_, views_[cur_].genes});
+    return summarize_current(true);
+  }
+
+  void evaluate() {
+    rt_.use_device();
+    enqueue_evaluate();
+    rt_.synchronize();
+  }
+
+  /// Queues the evaluation of the current population without synchronizing (ga-bench's CUDA-event timing).
+  void enqueue_evaluate() { enqueue_evaluation(views_[cur_], true); }
+
+  /// `generation` is also counted on the device (run_state), where the captured graph reads it.
+  summary_type next_generation(std::uint32_t /*generation*/) {
+    rt_.use_device();
+    const int parity = cur_;
+    rt_.run_generation(parity, [&] { enqueue_step(parity); });
+    rt_.synchronize();
+    cur_ = 1 - parity;
+    return read_summary();
+  }
+
+  /// The finish kernel already copied the improving best's genes on the device.
+  void keep_best(std::uint32_t) {}
+  void fetch_best(gene* out) const {
+    rt_.use_device();
+    rt_.to_host(out, best_genes_.data(), static_cast<std::size_t>(kp_.dimension) * sizeof(gene));
+    rt_.synchronize();
+  }
+  /// The current population in device memory (valid until the next generation).
+  view_type current() const { return views_[cur_]; }
+  int concurrency() const { return 0; }
+
+  /// Copies the current population's first N rows and values to host memory (null pointers skip an array).
+  void download(gene* genes, fitness* objective, fitness* violation, key* rank_key) const {
+    rt_.use_device();
+    const view_type v = views_[cur_];
+    const std::size_t d = static_cast<std::size_t>(kp_.dimension);
+    if (genes) rt_.to_host(genes, v.genes, n_ * d * sizeof(gene));
+    if (objective) rt_.to_host(objective, v.objective, n_ * sizeof(fitness));
+    if (violation) rt_.to_host(violation, v.violation, n_ * sizeof(fitness));
+    if (rank_key) rt_.to_host(rank_key, v.rank_key, n_ * sizeof(key));
+    rt_.synchronize();
+  }
+
+  /// Replaces the current population by a host one (or only its genes, evaluated here) and summarizes it afresh.
+  summary_type upload(const gene* genes, const fitness* objective, const fitness* violation, const key* rank_key,
+                      bool evaluate, std::uint32_t next_generation) {
+    rt_.use_device();
+    const view_type v = views_[cur_];
+    const std::size_t d = static_cast<std::size_t>(kp_.dimension);
+    rt_.to_device(v.genes, genes, n_ * d * sizeof(gene));
+    if (!evaluate) {
+      rt_.to_device(v.objective, objective, n_ * sizeof(fitness));
+      rt_.to_device(v.violation, violation, n_ * sizeof(fitness));
+      rt_.to_device(v.rank_key, rank_key, n_ * sizeof(key));
+    }
+    reset_state(next_generation);
+    return summarize_current(evaluate);
+  }
+
+  Runtime& runtime() { return rt_; }
+  const Runtime& runtime() const { return rt_; }
+
+ private:
+  using memory = typename Runtime::memory;
+  template <class T>
+  using buffer = typename memory::template buffer<T>;
+  using population_type = population<gene, fitness, memory>;
+  using state_type = cuda_kernels::run_state<key, fitness>;
+
+  void reset_state(std::uint32_t next_generation) {
+    state_type s{};
+    s.generation = next_generation;
+    *host_state_.data() = s;
+    rt_.to_device(state_.data(), host_state_.data(), sizeof s);
+  }
+
+  void enqueue_evaluation(const view_type& pop, bool evaluate) {
+    rt_.evaluate(eval_, evaluate ? eval_.shared_bytes : 0,
+                 cuda_kernels::evaluate_args<Problem>{kp_, pop, eval_.staged, evaluate, cands_, totals_.data(),
+                                                      candidates_.data()});
+  }
+
+  void enqueue_sort(const view_type& pop) {
+    if (!cuda_geometry::elites_by_sort(elitism_)) return;
+    rt_.sort_pairs(pop.rank_key, sort_keys_.data(), sort_in_.data(), sort_out_.data(), n_, sort_scratch_.data(),
+                   sort_scratch_bytes_);
+  }
+
+  /// The elite slots the next offspring pass copies: the finish kernel's list, or the sorted slots.
+  const std::uint32_t* elite_slots() const {
+    return cuda_geometry::elites_by_sort(elitism_) ? sort_out_.data() : elites_.data();
+  }
+
+  /// The finish kernel, then the run state's copy to pinned host memory (read after the next synchronization).
+  void enqueue_finish(const view_type& pop, std::uint32_t blocks, std::uint32_t elite_slot_count, bool advance) {
+    std::uint32_t* elites = cuda_geometry::elites_by_sort(elitism_) ? nullptr : elites_.data();
+    rt_.finish(cuda_kernels::finish_args<gene, fitness>{pop, totals_.data(), candidates_.data(), blocks, cands_,
+                                                        elite_slot_count, static_cast<std::uint32_t>(elitism_), elites,
+                                                        state_.data(), best_genes_.data(), advance});
+    rt_.to_host(host_state_.data(), state_.data(), sizeof(state_type));
+  }
+
+  /// Summary of the current population (after init or upload).
+  summary_type summarize_current(bool evaluate) {
+    const view_type pop = views_[cur_];
+    enqueue_evaluation(pop, evaluate);
+    enqueue_sort(pop);
+    enqueue_finish(pop, eval_.blocks, 0, false);
+    rt_.synchronize();
+    return read_summary();
+  }
+
+  /// One generation from population `parity` into the other one (captured into a graph once per parity).
+  void enqueue_step(int parity) {
+    const view_type src = views_[parity];
+    const view_type dst = views_[1 - parity];
+    rt_.offspring(cuda_geometry::short_genome(kp_.dimension), offspring_,
+                  cuda_kernels::offspring_args<Problem>{kp_, src, dst, state_.data(), elite_slots(), kp_.pairs(),
+                                                        offspring_.staged, cands_, totals_.data(), candidates_.data()});
+    enqueue_sort(dst);
+    enqueue_finish(dst, offspring_.blocks, static_cast<std::uint32_t>(elitism_), true);
+  }
+
+  /// The run state copied to host memory (after a synchronization) as the engine's summary.
+  summary_type read_summary() const {
+    const state_type& s = *host_state_.data();
+    summary_type r;
+    r.objective_sum = s.objective_sum;
+    r.feasible = s.feasible;
+    r.best = {s.best_key, s.best_slot};
+    r.best_objective = s.best_objective;
+    r.best_violation = s.best_violation;
+    return r;
+  }
+
+  Runtime rt_;  // first: selects the device and owns the stream the buffers below are used on
+  kernel_params<Problem> kp_{};
+  std::size_t n_ = 0, elitism_ = 0;
+  population_type pop_[2];
+  view_type views_[2]{};
+  buffer<gene> lower_, upper_, best_genes_;
+  buffer<tile_totals> totals_;
+  buffer<candidate<key>> candidates_;
+  buffer<std::uint32_t> elites_;
+  buffer<state_type> state_;
+  typename Runtime::template host_buffer<state_type> host_state_;
+  buffer<key> sort_keys_;
+  buffer<std::uint32_t> sort_in_, sort_out_;
+  buffer<unsigned char> sort_scratch_;
+  std::size_t sort_scratch_bytes_ = 0;
+  cuda_geometry::launch eval_{}, offspring_{};
+  int cands_ = 1;
+  int cur_ = 0;
+};
+
+}  // namespace fusedga::detail

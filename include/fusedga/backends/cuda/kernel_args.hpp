@@ -1,0 +1,91 @@
+#pragma once
+/// @file kernel_args.hpp
+/// The argument blocks of the CUDA kernels (kernels.cuh), each passed by value
+/// to one launch, and the device-side run state. Plain host types: the CUDA
+/// executor (executor.hpp) builds them without nvcc, so the kernel emulator
+/// drives the same host sequence.
+
+#include <cstdint>
+
+#include "fusedga/core/population.hpp"
+#include "fusedga/core/problem_traits.hpp"
+#include "fusedga/core/rank_key.hpp"
+#include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/engine/tile_summary.hpp"
+
+namespace fusedga::detail::cuda_kernels {
+
+/// The device-side run state: this generation's summary, the best-so-far (so the finish kernel copies its genes
+/// on the device, inside the generation's graph), and the generation counter.
+template <class Key, class Fitness>
+struct run_state {
+  double objective_sum;
+  unsigned long long feasible;
+  Key best_key;
+  std::uint32_t best_slot;
+  Fitness best_objective;
+  Fitness best_violation;
+  Key so_far_key;  ///< best-so-far rank key
+  Fitness so_far_objective;
+  Fitness so_far_violation;
+  int have_best;             ///< 0 until the first summary
+  int improved;              ///< 1 when this summary improved the best-so-far
+  std::uint32_t generation;  ///< generation the next offspring pass produces
+};
+
+template <class Problem>
+using view_of = population_view<gene_t<Problem>, fitness_t<Problem>>;
+template <class Problem>
+using key_of = rank_key_t<fitness_t<Problem>>;
+
+/// Arguments of init_genes_kernel: the initial genes of every individual into `genes` (N·d, row-major).
+template <class Problem>
+struct init_args {
+  kernel_params<Problem> kp;
+  gene_t<Problem>* genes;
+};
+
+/// Arguments of evaluate_kernel (see evaluate_tile).
+template <class Problem>
+struct evaluate_args {
+  kernel_params<Problem> kp;
+  view_of<Problem> pop;
+  bool staged;    ///< rows staged in shared memory (geometry.hpp: evaluation_launch)
+  bool evaluate;  ///< false: only summarize the stored values
+  int cands;      ///< candidates per block (elitism / best)
+  tile_totals* totals;
+  candidate<key_of<Problem>>* best;
+};
+
+/// Arguments of the offspring kernels (see offspring_short and offspring_long).
+template <class Problem>
+struct offspring_args {
+  kernel_params<Problem> kp;
+  view_of<Problem> src;  ///< parents (generation g)
+  view_of<Problem> dst;  ///< children (generation g + 1)
+  const run_state<key_of<Problem>, fitness_t<Problem>>* state;
+  const std::uint32_t* elites;  ///< E slots of src, copied to dst [0, E)
+  std::uint32_t pairs;
+  bool staged;  ///< long genomes: children kept in shared memory for evaluation
+  int cands;
+  tile_totals* totals;
+  candidate<key_of<Problem>>* best;
+};
+
+/// Arguments of finish_generation_kernel (see finish_generation).
+template <class G, class F>
+struct finish_args {
+  population_view<G, F> pop;
+  const tile_totals* totals;
+  const candidate<rank_key_t<F>>* cands;
+  std::uint32_t blocks;
+  int cands_per_block;
+  std::uint32_t elite_slots;  ///< elites already in pop's slots [0, elite_slots)
+  std::uint32_t elite_count;
+  std::uint32_t* elites;  ///< the next elites' slots, or null (chosen by the key sort)
+  run_state<rank_key_t<F>, F>* state;
+  G* best_genes;  ///< the best-so-far's d genes
+  bool advance;   ///< move the generation counter on
+};
+
+}  // namespace fusedga::detail::cuda_kernels
