@@ -11,6 +11,7 @@
 #include <tbb/info.h>
 
 #include "fusedga/config/registry.hpp"
+#include "fusedga/core/check_constraint_counts.hpp"
 #include "fusedga/core/error.hpp"
 #include "fusedga/engine/solve.hpp"
 #include "fusedga/report/bench_target_impl.hpp"
@@ -34,6 +35,7 @@ inline int int_param(const std::map<std::string, double>& params, const std::str
 
 template <class Problem>
 Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& hooks, int& threads_used) {
+  check_constraint_counts(problem, "'" + cfg.problem.builtin + "'");
   ga_options o = cfg.ga;
   o.on_generation = hooks.on_generation;
   o.interrupt = hooks.interrupt;
