@@ -1,7 +1,6 @@
 // Solves seed example 2 given as an expression (interpreted: no compiler needed) and as the built-in problem;
 // both must reach its known optimum region (objective 263.17... at x = 1.65, y = 7, z = -2.70).
 #include <cstdio>
-
 #include <fusedga/config/registry.hpp>
 #include <fusedga/config/run_config.hpp>
 
