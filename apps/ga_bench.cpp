@@ -24,21 +24,22 @@
 #include <tbb/info.h>
 
 #include "app_main.hpp"
+#include "bench/bench_config.hpp"
+#include "bench/bench_cuda.hpp"
+#include "bench/bench_expression.hpp"
+#include "bench/bench_factories.hpp"
+#include "bench/bench_runner.hpp"
+#include "bench/bench_target.hpp"
+#include "bench/report_flops.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
-#include "fusedga/report/bench_config.hpp"
-#include "fusedga/report/bench_expression.hpp"
-#include "fusedga/report/atomic_file.hpp"
-#include "fusedga/report/bench_json.hpp"
-#include "fusedga/report/bench_cuda.hpp"
-#include "fusedga/report/bench_runner.hpp"
-#include "fusedga/report/bench_table.hpp"
-#include "fusedga/report/bench_target.hpp"
-#include "fusedga/report/compare_reports.hpp"
-#include "fusedga/report/report_flops.hpp"
-#include "fusedga/report/report_metrics.hpp"
-#include "fusedga/report/report_writer.hpp"
+#include "io/atomic_file.hpp"
+#include "report/bench_json.hpp"
+#include "report/bench_table.hpp"
+#include "report/compare_reports.hpp"
+#include "report/report_metrics.hpp"
+#include "report/report_writer.hpp"
 
 namespace {
 
@@ -248,7 +249,7 @@ int run(int argc, char** argv) {
       std::find(plan.tiers.begin(), plan.tiers.end(), fusedga::bench_tier::fused) != plan.tiers.end();
   if (!report_dir.empty() && backends_option->count() == 0 && fused_tier &&
       (!cfg.problem.expression || cfg.problem.engine != fusedga::expression_engine::interpreter) &&
-      fusedga::entry_for(cfg).cuda_bench && fusedga::cuda_unavailable_reason().empty())
+      fusedga::detail::bench_factories_for(cfg).cuda && fusedga::cuda_unavailable_reason().empty())
     plan.backends.push_back({fusedga::backend_kind::cuda, 1});
   const fusedga::bench_progress progress = [quiet](const std::string& line) {
     if (!quiet) std::cerr << "ga-bench: " << line << std::endl;

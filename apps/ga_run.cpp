@@ -14,12 +14,12 @@
 
 #include "app_main.hpp"
 #include "fusedga/config/registry.hpp"
+#include "fusedga/config/result_writer.hpp"
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
 #include "fusedga/expr/codegen.hpp"
 #include "fusedga/expr/parse.hpp"
-#include "fusedga/report/atomic_file.hpp"
-#include "fusedga/report/result_writer.hpp"
+#include "io/atomic_file.hpp"
 
 namespace {
 

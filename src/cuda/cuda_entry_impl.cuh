@@ -1,18 +1,21 @@
 #pragma once
 /// @file cuda_entry_impl.cuh
-/// Private: definitions of cuda_entry.hpp's templates, and the explicit
-/// instantiation macro used by src/cuda/*.cu (one file per problem family).
+/// Private: definitions of cuda_entry.hpp's and bench/cuda_bench_entry.hpp's
+/// templates, and the explicit instantiation macro used by src/cuda/*.cu (one
+/// file per problem family): each CUDA engine is compiled once by nvcc for both
+/// the run and ga-bench's CUDA target.
 
 #include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "bench/bench_options.hpp"      // the CUDA bench targets below: see cmake/check_layers.cmake
+#include "bench/cuda_bench_entry.hpp"
 #include "cuda/cuda_entry.hpp"
 #include "fusedga/backends/cuda.hpp"
 #include "fusedga/backends/cuda/buffer.hpp"
 #include "fusedga/solve.hpp"
-#include "fusedga/report/bench_options.hpp"
 
 namespace fusedga::detail {
 

@@ -16,7 +16,7 @@
 #include "fusedga/core/error.hpp"
 #include "fusedga/core/macros.hpp"
 #include "fusedga/expr/codegen.hpp"
-#include "fusedga/report/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 
 // The prebuilt kernels' LTO-IR (fatbins embedded by cmake/embed_file.cmake).
 extern const unsigned char fusedga_expr_lto_f32[];

@@ -17,6 +17,7 @@
 
 #include "cuda/expr_module.hpp"
 #include "fusedga/core/bounds.hpp"
+#include "fusedga/core/check_constraint_counts.hpp"
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/sense.hpp"
 #include "fusedga/expr/ast.hpp"
@@ -100,6 +101,11 @@ struct expr_device_problem {
 #endif
   }
 };
+
+/// Its members exist only in device code: the engine's host check of the constraint counts skips it (the program's
+/// counts are right by construction).
+template <class Real, Sense S>
+struct host_evaluable<expr_device_problem<Real, S>> : std::false_type {};
 
 #if defined(__CUDACC__)
 namespace cuda_kernels {

@@ -14,7 +14,7 @@
 #include <memory>
 
 #include "fusedga/core/error.hpp"
-#include "fusedga/report/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 
 namespace fusedga::expr::detail {
 

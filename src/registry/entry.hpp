@@ -1,39 +1,29 @@
 #pragma once
 /// @file entry.hpp
 /// Private helper: turns a typed problem factory into a type-erased
-/// `problem_entry` (run + bench), instantiating the engine for float and
-/// double and for each CPU backend.
+/// `problem_entry` (names → run), instantiating the engine for float and
+/// double and for each CPU backend (and the CUDA backend when built).
+
+#include <tbb/info.h>
 
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <tbb/info.h>
-
 #include "fusedga/config/registry.hpp"
+#include "fusedga/core/check_constraint_counts.hpp"
 #include "fusedga/core/error.hpp"
 #include "fusedga/solve.hpp"
-#include "fusedga/report/bench_target_impl.hpp"
+#include "registry/problem_families.hpp"
 #if defined(FUSEDGA_WITH_CUDA)
 #include "cuda/cuda_entry.hpp"
 #endif
 
 namespace fusedga::detail {
 
-/// Passed to a factory to pick the precision: `typename decltype(tag)::type` is float or double.
-template <class Real>
-struct real_tag {
-  using type = Real;
-};
-
-/// Reads an integer parameter (already validated by the config parser).
-inline int int_param(const std::map<std::string, double>& params, const std::string& name, int fallback) {
-  const auto it = params.find(name);
-  return it == params.end() ? fallback : static_cast<int>(it->second);
-}
-
 template <class Problem>
 Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& hooks, int& threads_used) {
+  check_constraint_counts(problem, "'" + cfg.problem.builtin + "'");
   ga_options o = cfg.ga;
   o.on_generation = hooks.on_generation;
   o.interrupt = hooks.interrupt;
@@ -65,8 +55,8 @@ Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& 
  * a generic lambda. Both precisions and both CPU backends are instantiated.
  */
 template <class Make>
-problem_entry make_entry(std::string name, std::string description, std::vector<param_spec> params,
-                         bool integer_genes, Make make) {
+problem_entry make_entry(std::string name, std::string description, std::vector<param_spec> params, bool integer_genes,
+                         Make make) {
   problem_entry e;
   e.name = std::move(name);
   e.description = std::move(description);
@@ -77,20 +67,18 @@ problem_entry make_entry(std::string name, std::string description, std::vector<
       return solve_on(make(real_tag<float>{}, cfg.problem.params), cfg, hooks, threads);
     return solve_on(make(real_tag<double>{}, cfg.problem.params), cfg, hooks, threads);
   };
-  e.bench = [make](const run_config& cfg) -> std::unique_ptr<bench_target> {
-    if (cfg.precision == precision_kind::float32)
-      return make_bench_target(make(real_tag<float>{}, cfg.problem.params), cfg);
-    return make_bench_target(make(real_tag<double>{}, cfg.problem.params), cfg);
-  };
-#if defined(FUSEDGA_WITH_CUDA)
-  e.cuda_bench = [make](const run_config& cfg) -> std::unique_ptr<cuda_bench_target> {
-    if (cfg.precision == precision_kind::float32)
-      return make_cuda_bench_target(make(real_tag<float>{}, cfg.problem.params), cfg);
-    return make_cuda_bench_target(make(real_tag<double>{}, cfg.problem.params), cfg);
-  };
-#endif
   return e;
 }
+
+/// The `add` of registry/problem_families.hpp: appends each problem's entry to `out`.
+struct entry_adder {
+  std::vector<problem_entry>& out;
+  template <class Make>
+  void operator()(std::string name, std::string description, std::vector<param_spec> params, bool integer_genes,
+                  Make make) const {
+    out.push_back(make_entry(std::move(name), std::move(description), std::move(params), integer_genes, make));
+  }
+};
 
 // One registration function per problem family (src/registry/<family>.cpp).
 void register_seed(std::vector<problem_entry>& out);

@@ -1,7 +1,7 @@
-#include "fusedga/report/bench_json.hpp"
+#include "report/bench_json.hpp"
 
+#include "bench/bytes_model.hpp"
 #include "fusedga/core/error.hpp"
-#include "fusedga/report/bytes_model.hpp"
 
 namespace fusedga {
 

@@ -1,10 +1,10 @@
-#include "fusedga/report/bench_table.hpp"
+#include "report/bench_table.hpp"
 
 #include <sstream>
 
 #include <fmt/format.h>
 
-#include "fusedga/report/bytes_model.hpp"
+#include "bench/bytes_model.hpp"
 
 namespace fusedga {
 

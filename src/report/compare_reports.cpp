@@ -1,4 +1,4 @@
-#include "fusedga/report/compare_reports.hpp"
+#include "report/compare_reports.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bench/bench_record.hpp"
 #include "fusedga/core/error.hpp"
-#include "fusedga/report/bench_record.hpp"
-#include "fusedga/report/report_markdown.hpp"
+#include "report/report_markdown.hpp"
 
 namespace fusedga {
 

@@ -1,4 +1,4 @@
-#include "fusedga/report/plot_gnuplot.hpp"
+#include "report/plot_gnuplot.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -21,8 +21,8 @@
 #include <fmt/format.h>
 
 #include "fusedga/core/error.hpp"
-#include "fusedga/report/report_markdown.hpp"  // with_commas
-#include "fusedga/report/report_metrics.hpp"
+#include "report/report_markdown.hpp"  // with_commas
+#include "report/report_metrics.hpp"
 
 extern char** environ;
 

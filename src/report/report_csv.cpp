@@ -1,8 +1,8 @@
-#include "fusedga/report/report_csv.hpp"
+#include "report/report_csv.hpp"
 
 #include <fmt/format.h>
 
-#include "fusedga/report/bench_json.hpp"
+#include "report/bench_json.hpp"
 
 namespace fusedga {
 

@@ -1,4 +1,4 @@
-#include "fusedga/report/report_markdown.hpp"
+#include "report/report_markdown.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "fusedga/report/bytes_model.hpp"
-#include "fusedga/report/report_metrics.hpp"
+#include "bench/bytes_model.hpp"
+#include "report/report_metrics.hpp"
 
 namespace fusedga {
 

@@ -1,4 +1,4 @@
-#include "fusedga/report/report_metrics.hpp"
+#include "report/report_metrics.hpp"
 
 #include <algorithm>
 #include <map>

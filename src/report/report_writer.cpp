@@ -1,4 +1,4 @@
-#include "fusedga/report/report_writer.hpp"
+#include "report/report_writer.hpp"
 
 #include <stdlib.h>  // mkdtemp
 #include <sys/stat.h>
@@ -14,11 +14,11 @@
 #include <fmt/format.h>
 
 #include "fusedga/core/error.hpp"
-#include "fusedga/report/bench_json.hpp"
-#include "fusedga/report/plot_gnuplot.hpp"
-#include "fusedga/report/report_csv.hpp"
-#include "fusedga/report/report_markdown.hpp"
-#include "fusedga/report/report_metrics.hpp"
+#include "report/bench_json.hpp"
+#include "report/plot_gnuplot.hpp"
+#include "report/report_csv.hpp"
+#include "report/report_markdown.hpp"
+#include "report/report_metrics.hpp"
 
 namespace fusedga {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "fusedga/report/bench_record.hpp"
+#include "bench/bench_record.hpp"
 
 namespace report_test {
 

@@ -16,20 +16,20 @@
 #include <fusedga/problems/seed/gene_sum.hpp>
 #include <fusedga/problems/seed/trig_constrained.hpp>
 
+#include "bench/bench_runner.hpp"
+#include "bench/bench_stats.hpp"
+#include "bench/bench_target_impl.hpp"
+#include "bench/bench_timer.hpp"
+#include "bench/bytes_model.hpp"
+#include "bench/stream_copy.hpp"
+#include "bench/unfused_seed.hpp"
 #include "fusedga/backends/serial.hpp"
 #include "fusedga/backends/tbb.hpp"
 #include "fusedga/core/error.hpp"
 #include "fusedga/engine/engine.hpp"
-#include "fusedga/report/atomic_file.hpp"
-#include "fusedga/report/bench_json.hpp"
-#include "fusedga/report/bench_runner.hpp"
-#include "fusedga/report/bench_stats.hpp"
-#include "fusedga/report/bench_table.hpp"
-#include "fusedga/report/bench_target_impl.hpp"
-#include "fusedga/report/bench_timer.hpp"
-#include "fusedga/report/bytes_model.hpp"
-#include "fusedga/report/stream_copy.hpp"
-#include "fusedga/report/unfused_seed.hpp"
+#include "io/atomic_file.hpp"
+#include "report/bench_json.hpp"
+#include "report/bench_table.hpp"
 
 using namespace fusedga;
 

@@ -20,16 +20,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/bench_stats.hpp"
 #include "fusedga/core/error.hpp"
-#include "fusedga/report/bench_json.hpp"
-#include "fusedga/report/bench_stats.hpp"
-#include "fusedga/report/compare_reports.hpp"
-#include "fusedga/report/plot_gnuplot.hpp"
-#include "fusedga/report/report_csv.hpp"
-#include "fusedga/report/report_markdown.hpp"
-#include "fusedga/report/report_metrics.hpp"
-#include "fusedga/report/report_writer.hpp"
+#include "report/bench_json.hpp"
+#include "report/compare_reports.hpp"
+#include "report/plot_gnuplot.hpp"
+#include "report/report_csv.hpp"
 #include "report/report_fixtures.hpp"
+#include "report/report_markdown.hpp"
+#include "report/report_metrics.hpp"
+#include "report/report_writer.hpp"
 
 using namespace fusedga;
 using nlohmann::json;

@@ -5,7 +5,6 @@
 
 #include <atomic>
 #include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,9 +12,6 @@
 #include "fusedga/engine/result.hpp"
 
 namespace fusedga {
-
-class bench_target;       // report/bench_target.hpp
-class cuda_bench_target;  // report/bench_cuda.hpp
 
 /// A numeric parameter of a built-in problem (`problem.params` in YAML).
 struct param_spec {
@@ -43,10 +39,6 @@ struct problem_entry {
   bool integer_genes = false;
   /// Solves it with `cfg` (problem params already validated). Returns the Result; backend threads in `threads_used`.
   std::function<Result(const run_config& cfg, const run_hooks& hooks, int& threads_used)> run;
-  /// Creates a benchmark target (report/bench_target.hpp) for `cfg`.
-  std::function<std::unique_ptr<bench_target>(const run_config& cfg)> bench;
-  /// Creates the CUDA tiers' benchmark target (report/bench_cuda.hpp); empty when the CUDA backend is not built.
-  std::function<std::unique_ptr<cuda_bench_target>(const run_config& cfg)> cuda_bench;
 };
 
 /// How an expression problem will be evaluated, and why (ga-run --explain).
@@ -69,8 +61,8 @@ expression_plan plan_expression(const run_config& cfg);
 
 /**
  * The entry that runs `cfg`: the built-in named by `cfg.problem.builtin`, or
- * for an expression problem an entry bound to its program (its `run` and
- * `bench` JIT-compile or interpret it as `plan_expression` says).
+ * for an expression problem an entry bound to its program (its `run`
+ * JIT-compiles or interprets it as `plan_expression` says).
  * @throws config_error for an unknown built-in problem.
  */
 problem_entry entry_for(const run_config& cfg);

@@ -10,11 +10,13 @@
 ///  - `template <class X> FUSEDGA_HD double objective(const X& x) const;`
 /// Optional members (defaults in brackets):
 ///  - `static constexpr fusedga::Sense sense`          [minimize]
-///  - `int inequality_count() const;` + `template <class X, class G> FUSEDGA_HD void inequalities(const X&, G& g) const;`
+///  - `int inequality_count() const;` + `template <class X, class G> FUSEDGA_HD void inequalities(const X&, G& g)
+///  const;`
 ///    each `g[j]` assigned once; `g_j(x) <= 0` is satisfied                           [none]
 ///  - `int equality_count() const;` + `equalities(x, h)`, `|h_j(x)| <= eps` satisfied [none]
 ///  - `std::vector<std::string> variable_names() const;` one per gene               [x[0], x[1], ...]
-///  - `using fitness_type = float | double;` objective/violation storage            [float for float genes, else double]
+///  - `using fitness_type = float | double;` objective/violation storage            [float for float genes, else
+///  double]
 ///  - `void evaluate_batch(const gene_type* x, std::ptrdiff_t lane_stride, std::ptrdiff_t gene_stride, int count,
 ///     fitness_type eps, fitness_type* objective, fitness_type* violation) const;`
 ///    host-only problems (expression problems) that evaluate a whole tile per call:
@@ -27,6 +29,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "fusedga/core/bounds.hpp"
+#include "fusedga/core/constraint_sink.hpp"
+#include "fusedga/core/gene_view.hpp"
 #include "fusedga/core/sense.hpp"
 
 namespace fusedga {
@@ -61,19 +66,94 @@ template <class P>
 struct has_batch_evaluation<P, void_t<decltype(&P::evaluate_batch)>> : std::true_type {};
 
 template <class P, class = void>
+struct has_gene_type : std::false_type {};
+template <class P>
+struct has_gene_type<P, void_t<typename P::gene_type>> : std::true_type {};
+
+/// `P::gene_type`, or void when it is missing (keeps the other detectors well-formed).
+template <class P, class = void>
+struct gene_or_void {
+  using type = void;
+};
+template <class P>
+struct gene_or_void<P, void_t<typename P::gene_type>> {
+  using type = typename P::gene_type;
+};
+
+template <class P, class = void>
 struct fitness_of {
-  using type = std::conditional_t<std::is_same_v<typename P::gene_type, float>, float, double>;
+  using type = std::conditional_t<std::is_same_v<typename gene_or_void<P>::type, float>, float, double>;
 };
 template <class P>
 struct fitness_of<P, void_t<typename P::fitness_type>> {
   using type = typename P::fitness_type;
 };
 
-template <class P, class = void>
-struct is_problem : std::false_type {};
+// --- One detector per member of the concept, each safe to ask of any type (no hard error when another member is
+// missing), so that check_problem() reports every defect with its own message. ---
+
+/// The `X` and `G` the engine passes: a row view of the genes and a violation sink (evaluate.hpp).
 template <class P>
-struct is_problem<P, void_t<typename P::gene_type, decltype(std::declval<const P&>().dimension()),
-                            decltype(std::declval<const P&>().bounds())>> : std::true_type {};
+using probe_view = gene_view<typename gene_or_void<P>::type, 1>;
+template <class P>
+using probe_sink = violation_sink<typename fitness_of<P>::type>;
+
+template <class P, class = void>
+struct has_dimension : std::false_type {};
+template <class P>
+struct has_dimension<P, void_t<decltype(std::declval<const P&>().dimension())>>
+    : std::is_convertible<decltype(std::declval<const P&>().dimension()), int> {};
+
+template <class P, class = void>
+struct has_bounds : std::false_type {};
+template <class P>
+struct has_bounds<P, void_t<typename P::gene_type, decltype(std::declval<const P&>().bounds())>>
+    : std::is_convertible<decltype(std::declval<const P&>().bounds()), Bounds<typename P::gene_type>> {};
+
+template <class P, class = void>
+struct has_objective : std::false_type {};
+template <class P>
+struct has_objective<P, void_t<typename P::gene_type,
+                               decltype(std::declval<const P&>().objective(std::declval<const probe_view<P>&>()))>>
+    : std::is_convertible<decltype(std::declval<const P&>().objective(std::declval<const probe_view<P>&>())), double> {
+};
+
+template <class P, class = void>
+struct has_inequality_function : std::false_type {};
+template <class P>
+struct has_inequality_function<
+    P, void_t<typename P::gene_type, decltype(std::declval<const P&>().inequalities(
+                                         std::declval<const probe_view<P>&>(), std::declval<probe_sink<P>&>()))>>
+    : std::true_type {};
+
+template <class P, class = void>
+struct has_equality_function : std::false_type {};
+template <class P>
+struct has_equality_function<
+    P, void_t<typename P::gene_type, decltype(std::declval<const P&>().equalities(std::declval<const probe_view<P>&>(),
+                                                                                  std::declval<probe_sink<P>&>()))>>
+    : std::true_type {};
+
+template <class P, class = void>
+struct has_batch_signature : std::false_type {};
+template <class P>
+struct has_batch_signature<
+    P, void_t<typename P::gene_type,
+              decltype(std::declval<const P&>().evaluate_batch(
+                  std::declval<const typename P::gene_type*>(), std::ptrdiff_t{}, std::ptrdiff_t{}, int{},
+                  std::declval<typename fitness_of<P>::type>(), std::declval<typename fitness_of<P>::type*>(),
+                  std::declval<typename fitness_of<P>::type*>()))>> : std::true_type {};
+
+/// `P::sense` is optional; when present it must be a `fusedga::Sense` constant.
+template <class P, class = void>
+struct sense_is_valid : std::true_type {};
+template <class P>
+struct sense_is_valid<P, void_t<decltype(P::sense)>>
+    : std::is_same<std::remove_cv_t<std::remove_reference_t<decltype(P::sense)>>, Sense> {};
+
+template <class P>
+struct is_problem : std::bool_constant<has_gene_type<P>::value && has_dimension<P>::value && has_bounds<P>::value &&
+                                       (has_objective<P>::value || has_batch_evaluation<P>::value)> {};
 
 }  // namespace detail
 
@@ -92,22 +172,28 @@ inline constexpr bool is_problem_v = detail::is_problem<P>::value;
 /// Optimization sense of `P` (minimize unless `P::sense` says otherwise).
 template <class P>
 constexpr Sense sense_of() {
-  if constexpr (detail::has_sense<P>::value) return P::sense;
-  else return Sense::minimize;
+  if constexpr (detail::has_sense<P>::value)
+    return P::sense;
+  else
+    return Sense::minimize;
 }
 
 /// Number of inequality constraints of `p` (0 when it declares none).
 template <class P>
 int inequality_count(const P& p) {
-  if constexpr (detail::has_inequalities<P>::value) return p.inequality_count();
-  else return 0;
+  if constexpr (detail::has_inequalities<P>::value)
+    return p.inequality_count();
+  else
+    return 0;
 }
 
 /// Number of equality constraints of `p` (0 when it declares none).
 template <class P>
 int equality_count(const P& p) {
-  if constexpr (detail::has_equalities<P>::value) return p.equality_count();
-  else return 0;
+  if constexpr (detail::has_equalities<P>::value)
+    return p.equality_count();
+  else
+    return 0;
 }
 
 /// Gene names of `p`: its `variable_names()`, else `x[0]`, `x[1]`, ...
@@ -122,12 +208,45 @@ std::vector<std::string> variable_names(const P& p) {
   }
 }
 
-/// Fails compilation with a readable message when `P` is not a problem type.
+/**
+ * Fails compilation with one message per missing or ill-formed member of the problem concept (see the top of this
+ * file), each naming the member and the signature expected. Compile time only; the host-side check of the constraint
+ * counts is check_constraint_counts (core/check_constraint_counts.hpp).
+ */
 template <class P>
 constexpr void check_problem() {
-  static_assert(is_problem_v<P>, "FusedGA problem types need gene_type, dimension() and bounds(); see problem_traits.hpp");
-  static_assert(std::is_arithmetic_v<gene_t<P>>, "gene_type must be a floating-point or integer type");
-  static_assert(std::is_trivially_copyable_v<P>, "problems are copied into kernels: make them trivially copyable");
+  using namespace detail;
+  // Members that mention gene_type are only checked once it exists: one message per defect, not a cascade.
+  constexpr bool typed = has_gene_type<P>::value;
+  constexpr bool batch = has_batch_evaluation<P>::value;
+  static_assert(has_gene_type<P>::value,
+                "FusedGA problem: missing member `using gene_type = double | float | an integer type;`");
+  static_assert(!has_gene_type<P>::value || std::is_arithmetic_v<typename gene_or_void<P>::type>,
+                "FusedGA problem: `gene_type` must be a floating-point or integer type");
+  static_assert(has_dimension<P>::value, "FusedGA problem: missing member `int dimension() const;`");
+  static_assert(!typed || has_bounds<P>::value,
+                "FusedGA problem: missing member `fusedga::Bounds<gene_type> bounds() const;`");
+  static_assert(sense_is_valid<P>::value,
+                "FusedGA problem: `sense` must be `static constexpr fusedga::Sense sense = Sense::minimize | "
+                "Sense::maximize;`");
+  static_assert(!typed || !batch || has_batch_signature<P>::value,
+                "FusedGA problem: `evaluate_batch` must be `void evaluate_batch(const gene_type* x, std::ptrdiff_t "
+                "lane_stride, std::ptrdiff_t gene_stride, int count, fitness_type eps, fitness_type* objective, "
+                "fitness_type* violation) const;`");
+  static_assert(!typed || batch || has_objective<P>::value,
+                "FusedGA problem: missing member `template <class X> FUSEDGA_HD double objective(const X& x) const;`");
+  static_assert(!typed || batch || !has_inequalities<P>::value || has_inequality_function<P>::value,
+                "FusedGA problem: inequality_count() is declared, so it needs `template <class X, class G> FUSEDGA_HD "
+                "void inequalities(const X& x, G& g) const;`");
+  static_assert(!typed || has_inequalities<P>::value || !has_inequality_function<P>::value,
+                "FusedGA problem: inequalities(x, g) is defined, so it needs `int inequality_count() const;`");
+  static_assert(!typed || batch || !has_equalities<P>::value || has_equality_function<P>::value,
+                "FusedGA problem: equality_count() is declared, so it needs `template <class X, class H> FUSEDGA_HD "
+                "void equalities(const X& x, H& h) const;`");
+  static_assert(!typed || has_equalities<P>::value || !has_equality_function<P>::value,
+                "FusedGA problem: equalities(x, h) is defined, so it needs `int equality_count() const;`");
+  static_assert(std::is_trivially_copyable_v<P>,
+                "FusedGA problem: problems are copied into kernels: make them trivially copyable");
 }
 
 }  // namespace fusedga

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fusedga/core/bounds.hpp"
+#include "fusedga/core/check_constraint_counts.hpp"
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/engine/executor.hpp"
 #include "fusedga/engine/generation_stats.hpp"
@@ -37,7 +38,8 @@ namespace fusedga {
  * per generation; only the summary's few numbers cross to the host).
  *
  * @throws config_error from the constructor when options do not fit the problem
- *         (or, on a GPU, the population does not fit in device memory).
+ *         (or, on a GPU, the population does not fit in device memory), or when the problem's
+ *         `inequalities`/`equalities` write other indices than its declared counts (check_constraint_counts).
  * @throws backend_unavailable from the constructor when the backend cannot run here (no usable GPU).
  */
 template <class Problem, class Backend>
@@ -142,6 +144,7 @@ class engine {
     validate(options, d, std::is_floating_point_v<gene>);
     Bounds<gene> bounds = problem.bounds();
     bounds.validate(d);
+    check_constraint_counts(problem, "given to fusedga::engine");
     return executor_type(problem, detail::make_kernel_params(problem, options, d), bounds, backend);
   }
 

@@ -1,0 +1,92 @@
+#pragma once
+/// @file check_constraint_counts.hpp
+/// The host-side half of the problem concept check: the declared constraint counts against the indices that
+/// `inequalities(x, g)` and `equalities(x, h)` really write (the violation sink ignores its index, so a wrong
+/// count would otherwise go unnoticed).
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "fusedga/core/error.hpp"
+#include "fusedga/core/gene_view.hpp"
+#include "fusedga/core/problem_traits.hpp"
+
+namespace fusedga {
+namespace detail {
+
+/// Whether a problem's members can run on the host (FUSEDGA_HD ones can). Specialized false for problems whose
+/// members exist only in device code (the GPU JIT's expr_device_problem), which the host check must skip.
+template <class Problem>
+struct host_evaluable : std::true_type {};
+
+/// The `G` of one checking evaluation: records which indices were written, and the first one outside [0, count).
+struct counting_sink {
+  std::vector<char>* written;  ///< size count; written[j] = 1 once g[j] was assigned
+  int* bad_index;              ///< first index outside [0, count), or -1
+
+  struct slot {
+    const counting_sink* sink;
+    int j;
+    template <class V>
+    void operator=(V) const {
+      if (j < 0 || j >= static_cast<int>(sink->written->size())) {
+        if (*sink->bad_index < 0) *sink->bad_index = j;
+      } else {
+        (*sink->written)[static_cast<std::size_t>(j)] = 1;
+      }
+    }
+  };
+  slot operator[](int j) const { return slot{this, j}; }
+};
+
+/// Throws config_error when `write(sink)` wrote an index outside [0, count) or left one of them unwritten.
+template <class Write>
+void check_constraint_family(const std::string& problem_name, const char* count_name, const char* function, char letter,
+                             int count, Write write) {
+  std::vector<char> written(static_cast<std::size_t>(count > 0 ? count : 0), 0);
+  int bad = -1;
+  counting_sink sink{&written, &bad};
+  write(sink);
+  const std::string declared = std::string(count_name) + "() is " + std::to_string(count);
+  if (bad >= 0)
+    throw config_error("problem " + problem_name + ": " + function + " wrote " + letter + "[" + std::to_string(bad) +
+                       "] but " + declared + " (valid indices 0.." + std::to_string(count - 1) + ")");
+  for (int j = 0; j < count; ++j)
+    if (!written[static_cast<std::size_t>(j)])
+      throw config_error("problem " + problem_name + ": " + function + " never wrote " + letter + "[" +
+                         std::to_string(j) + "] but " + declared + " (each constraint is assigned exactly once)");
+}
+
+}  // namespace detail
+
+/**
+ * Runs `inequalities(x, g)` and `equalities(x, h)` of `problem` once on the host, at the midpoint of its bounds,
+ * with sinks that record the indices written, and checks them against `inequality_count()` and
+ * `equality_count()`. Problems with `evaluate_batch`, and device-only ones (`host_evaluable`), are not checked (they fold their constraints themselves).
+ * Cost: one evaluation; host only (the problem's members must be callable on the host, as FUSEDGA_HD ones are).
+ * @pre check_problem<Problem>() holds and `problem.bounds()` has `dimension()` entries per side.
+ * @throws config_error naming `problem_name`, the declared count and the index written out of range (or the
+ *         first index never written).
+ */
+template <class Problem>
+void check_constraint_counts(const Problem& problem, const std::string& problem_name) {
+  if constexpr (detail::host_evaluable<Problem>::value && !detail::has_batch_evaluation<Problem>::value &&
+                (detail::has_inequalities<Problem>::value || detail::has_equalities<Problem>::value)) {
+    using gene = gene_t<Problem>;
+    const auto b = problem.bounds();
+    std::vector<gene> x(b.lower.size());
+    for (std::size_t j = 0; j < x.size(); ++j)  // midpoint: inside the box, away from singular edges
+      x[j] = static_cast<gene>(b.lower[j] + (b.upper[j] - b.lower[j]) / 2);
+    const gene_view<gene, 1> xv{x.data()};
+    if constexpr (detail::has_inequalities<Problem>::value)
+      detail::check_constraint_family(problem_name, "inequality_count", "inequalities(x, g)", 'g',
+                                      problem.inequality_count(),
+                                      [&](detail::counting_sink& g) { problem.inequalities(xv, g); });
+    if constexpr (detail::has_equalities<Problem>::value)
+      detail::check_constraint_family(problem_name, "equality_count", "equalities(x, h)", 'h', problem.equality_count(),
+                                      [&](detail::counting_sink& h) { problem.equalities(xv, h); });
+  }
+}
+
+}  // namespace fusedga

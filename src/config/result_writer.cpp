@@ -1,0 +1,38 @@
+#include "fusedga/config/result_writer.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace fusedga {
+
+std::string result_json(const Result& r, const run_info& info) {
+  nlohmann::ordered_json genes = nlohmann::ordered_json::object();
+  for (std::size_t j = 0; j < r.best_genes.size(); ++j) {
+    const std::string name = j < r.variable_names.size() ? r.variable_names[j] : fmt::format("x[{}]", j);
+    genes[name] = r.best_genes[j];
+  }
+  nlohmann::ordered_json j = {
+      {"problem", info.problem},
+      {"backend", info.backend},
+      {"threads", info.threads},
+      {"precision", info.precision},
+      {"seed", info.seed},
+      {"generations", r.generations},
+      {"evaluations", r.evaluations},
+      {"wall_time_s", r.wall_time_s},
+      {"stop_reason", to_string(r.reason)},
+      {"best", {{"objective", r.objective}, {"violation", r.violation}, {"feasible", r.feasible}, {"genes", genes}}},
+      {"history_rows", r.history.size()},
+  };
+  return j.dump(2) + "\n";
+}
+
+std::string history_csv(const Result& r) {
+  std::string out = "generation,best_objective,best_violation,mean_objective,feasible_fraction,evaluations,elapsed_s\n";
+  for (const auto& s : r.history)
+    out += fmt::format("{},{:.17g},{:.17g},{:.17g},{:.17g},{},{:.6f}\n", s.generation, s.best_objective,
+                       s.best_violation, s.mean_objective, s.feasible_fraction, s.evaluations, s.elapsed_s);
+  return out;
+}
+
+}  // namespace fusedga

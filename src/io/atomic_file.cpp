@@ -1,0 +1,55 @@
+#include "io/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "fusedga/core/error.hpp"
+
+namespace fusedga {
+
+namespace {
+[[noreturn]] void fail(const std::string& path, const char* what, int err) {
+  throw error("cannot write " + path + ": " + what + ": " + std::strerror(err));
+}
+}  // namespace
+
+void write_file_atomic(const std::string& path, const std::string& content) {
+  std::string tmpl = path + ".tmp.XXXXXX";
+  const int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) fail(path, "creating a temporary file", errno);
+  const auto cleanup = [&](const char* what) {
+    const int err = errno;
+    ::close(fd);
+    ::unlink(tmpl.c_str());
+    fail(path, what, err);
+  };
+  std::size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t w = ::write(fd, content.data() + done, content.size() - done);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      cleanup("write");
+    }
+    done += static_cast<std::size_t>(w);
+  }
+  if (::fchmod(fd, 0644) != 0) cleanup("chmod");
+  if (::fsync(fd) != 0) cleanup("fsync");
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmpl.c_str());
+    fail(path, "close", err);
+  }
+  if (std::rename(tmpl.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmpl.c_str());
+    fail(path, "rename", err);
+  }
+}
+
+}  // namespace fusedga

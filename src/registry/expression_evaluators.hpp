@@ -1,0 +1,65 @@
+#pragma once
+/// @file expression_evaluators.hpp
+/// Private: the evaluators of an expression problem (interpreter, CPU JIT module, GPU JIT module) and the calls
+/// that bind a program to its problem type. Shared by the registry's run (registry/expression.cpp) and ga-bench's
+/// targets (bench/expression_bench.cpp), so both evaluate an expression exactly the same way.
+
+#include <memory>
+
+#include "fusedga/config/registry.hpp"
+#include "fusedga/expr/expression_problem.hpp"
+#include "fusedga/expr/interpreter.hpp"
+#include "fusedga/expr/jit.hpp"
+#if defined(FUSEDGA_WITH_CUDA)
+#include "cuda/device_jit.hpp"
+#include "cuda/expr_device_problem.hpp"
+#include "fusedga/backends/cuda/device.hpp"
+#endif
+
+namespace fusedga::detail {
+
+/// The evaluators of one run: the interpreter always (fallback and ga-bench's
+/// unfused tier), the JIT module when planned.
+template <class Real>
+struct evaluators {
+  std::unique_ptr<expr::evaluator<Real>> interpreter;
+  std::unique_ptr<expr::evaluator<Real>> jit;
+  const expr::evaluator<Real>& engine() const { return jit ? *jit : *interpreter; }
+};
+
+/// The evaluators `plan` asks for (the CPU JIT compiles here: seconds cold, milliseconds from its cache).
+template <class Real>
+std::shared_ptr<evaluators<Real>> build_evaluators(const expr::program& p, const expression_plan& plan) {
+  auto e = std::make_shared<evaluators<Real>>();
+  e->interpreter = expr::make_interpreter<Real>(p);
+  if (plan.engine == expression_engine::jit) e->jit = expr::jit_compile<Real>(p);
+  return e;
+}
+
+/// Calls f(expression_problem<Real, S>) with S the program's sense.
+template <class Real, class F>
+auto with_problem(const expr::program& p, const evaluators<Real>& e, F&& f) {
+  if (p.sense == Sense::maximize)
+    return f(expr::expression_problem<Real, Sense::maximize>{&p, &e.engine(), e.interpreter.get()});
+  return f(expr::expression_problem<Real, Sense::minimize>{&p, &e.engine(), e.interpreter.get()});
+}
+
+#if defined(FUSEDGA_WITH_CUDA)
+/// The GPU JIT's module for `p` on GPU 0: the problem linked into the kernels for its architecture, loaded.
+template <class Real>
+std::shared_ptr<cuda_expr_module> gpu_module(const expr::program& p) {
+  const cuda_device_status gpu = probe_cuda_device(0);
+  if (!gpu.usable) throw backend_unavailable("backend cuda: no usable GPU: " + gpu.reason);
+  return std::make_shared<cuda_expr_module>(expr::device_jit_image<Real>(p, gpu.compute_major * 10 + gpu.compute_minor),
+                                            p);
+}
+
+/// Calls f(expr_device_problem<Real, S>) with S the program's sense.
+template <class Real, class F>
+auto with_gpu_problem(const expr::program& p, const cuda_expr_module& module, F&& f) {
+  if (p.sense == Sense::maximize) return f(expr_device_problem<Real, Sense::maximize>{&p, &module});
+  return f(expr_device_problem<Real, Sense::minimize>{&p, &module});
+}
+#endif
+
+}  // namespace fusedga::detail

@@ -1,0 +1,56 @@
+#pragma once
+/// @file report_writer.hpp
+/// `ga-bench --report DIR`: a whole report directory — report.md,
+/// results.csv, results.json, and the plots (time, speedup, roofline as PNG
+/// and SVG, with plots.gp and its .dat files) — written all at once.
+
+#include <string>
+#include <vector>
+
+#include "bench/bench_record.hpp"
+
+namespace fusedga {
+
+/// How to write a report directory.
+struct report_options {
+  std::string command;  ///< the command line that produced the report, quoted in report.md
+  /// gnuplot executable; empty = $FUSEDGA_GNUPLOT when set, else "gnuplot" in PATH (plot_gnuplot.hpp).
+  /// A path that is not an executable means "no gnuplot": the report is written without plots, with a notice.
+  std::string gnuplot;
+  bool plots = true;  ///< false: no plots at all (and no notice beyond saying so)
+};
+
+/// What was written.
+struct report_outcome {
+  std::string dir;                    ///< the report directory
+  std::vector<std::string> files;     ///< file names written into it, report.md last
+  bool plotted = false;               ///< gnuplot drew every plot it was given
+  std::vector<std::string> notices;   ///< one line each: plots missing and why
+};
+
+/**
+ * Checks, before anything is measured, that `dir` can become a report
+ * directory: an existing directory, or a new name in an existing directory,
+ * writable either way.
+ * @throws config_error naming the path and what is wrong.
+ */
+void check_report_dir(const std::string& dir);
+
+/**
+ * Writes the report of `report` into `dir` (created when missing; files of
+ * a previous report there are replaced, unrelated files kept). Derived row
+ * metrics are (re)applied to a copy first. Everything is written into a
+ * private staging directory beside `dir` and moved in only when complete:
+ * a new `dir` appears at once (one rename), an existing one gets each file
+ * by rename (report.md last), so no file is ever seen half-written. A
+ * failure while writing, or a report file name in `dir` taken by something
+ * that is not a plain file, leaves `dir` unchanged (checked before the
+ * first rename; only an I/O error during the renames themselves could
+ * leave it part-updated). Plot outputs of a previous run that this run does not
+ * produce are removed, so plots never disagree with the data.
+ * A missing or failing gnuplot is not an error: report.md then carries a notice.
+ * @throws config_error as check_report_dir; error when writing or moving fails.
+ */
+report_outcome write_report_dir(const bench_report& report, const std::string& dir, const report_options& options = {});
+
+}  // namespace fusedga
