@@ -252,13 +252,14 @@ inline void mutate_compact(const kernel_params<Problem>& kp, std::uint32_t first
  * Crossover then mutation then repair of P pairs, in place on c1/c2 (which
  * hold the parents on entry and the children on exit). Dispatches on the
  * operator kinds once per group, outside the element loops (dispatch.hpp's
- * visit). Operators that need real genes are only instantiated for
+ * visit; vary is forced inline into the tile as it was before the dispatch
+ * moved into a lambda). Operators that need real genes are only instantiated for
  * floating-point genes; `solve` rejects the other combinations before any
  * pass runs.
  */
 template <int P, class Problem>
-inline void vary(const kernel_params<Problem>& kp, std::uint32_t first_pair, std::uint32_t generation,
-                 const pair_plan<P>& plan, gene_t<Problem>* c1, gene_t<Problem>* c2) {
+FUSEDGA_INLINE void vary(const kernel_params<Problem>& kp, std::uint32_t first_pair, std::uint32_t generation,
+                         const pair_plan<P>& plan, gene_t<Problem>* c1, gene_t<Problem>* c2) {
   using G = gene_t<Problem>;
   constexpr bool compact = std::is_floating_point_v<G> && P > 1;
   visit<G>(kp.crossover, [&](const auto& op) {
