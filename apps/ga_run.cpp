@@ -19,6 +19,9 @@
 #include "fusedga/core/error.hpp"
 #include "fusedga/expr/codegen.hpp"
 #include "fusedga/expr/parse.hpp"
+#include "fusedga/engine/operator_parameters.hpp"
+#include "fusedga/operators/catalog.hpp"
+#include "fusedga/operators/operator_text.hpp"
 #include "io/atomic_file.hpp"
 
 namespace {
@@ -76,9 +79,29 @@ void print_summary(const fusedga::Result& r, const fusedga::run_info& info) {
     fmt::print("  ... ({} more genes; write them with --out)\n", r.best_genes.size() - shown);
 }
 
+/// One --explain line per operator: its name and parameter values as configured, and its source (catalog.hpp).
+template <class Kind, class Options>
+void explain_operator(const fusedga::operator_family& family, Kind kind, const Options& o) {
+  const fusedga::operator_spec& row = fusedga::spec_of(kind);
+  std::string params;
+  const auto add = [&](const fusedga::parameter_spec& p) {
+    const std::optional<double> v = fusedga::parameter_value(o, p.name);
+    params += fmt::format("{}{} {}", params.empty() ? "" : ", ", p.name,
+                          v ? fusedga::detail::spec_number(*v) : fusedga::parameter_default_text(p));
+  };
+  for (const fusedga::parameter_spec& p : family.common) add(p);
+  for (const fusedga::parameter_spec& p : row.params) add(p);
+  fmt::print("{:12} {}{}  ({})\n", family.noun == std::string("constraint handling") ? "constraints" : family.noun,
+             row.name, params.empty() ? "" : " (" + params + ")", row.source);
+}
+
 /// --explain: the problem as parsed, and how it will run.
 void explain(const fusedga::run_config& cfg, bool emit_source) {
   fmt::print("problem      {} (from {})\n", cfg.problem.builtin, cfg.source);
+  explain_operator(fusedga::selection_family, fusedga::selection_kind::tournament, cfg.ga.selection);
+  explain_operator(fusedga::crossover_family, cfg.ga.crossover.kind, cfg.ga.crossover);
+  explain_operator(fusedga::mutation_family, cfg.ga.mutation.kind, cfg.ga.mutation);
+  explain_operator(fusedga::constraint_family, cfg.ga.constraints.rule, cfg.ga.constraints);
   if (!cfg.problem.expression) {
     fmt::print("a built-in problem: compiled C++ in problems/, run by the fused engine\n");
     return;
@@ -99,7 +122,12 @@ int run(int argc, char** argv) {
   std::string backend;
   std::vector<std::string> overrides;
   std::string out_path, history_path;
-  bool quiet = false, list = false, explain_only = false, emit_source = false;
+  bool quiet = false, list = false, list_operators = false, explain_only = false, emit_source = false;
+  std::string operators_footer =
+      "Operators (the type: of each ga: section; --list-operators for parameters and sources):";
+  for (const fusedga::operator_family* f : fusedga::operator_families)
+    operators_footer += fmt::format("\n  {:24} {}", f->section, fusedga::operator_names(*f));
+  app.footer(operators_footer);
   app.add_option("config", config_path, "YAML config (default: the embedded seed example 2)");
   app.add_option("--backend", backend, "serial | tbb | cuda | auto (overrides the config)")
       ->check(CLI::IsMember({"serial", "tbb", "cuda", "auto"}));
@@ -108,14 +136,22 @@ int run(int argc, char** argv) {
   app.add_option("--history", history_path, "write the per-generation history CSV here (atomically)");
   app.add_flag("--quiet,-q", quiet, "print nothing but errors");
   app.add_flag("--list", list, "list the built-in problems and exit");
+  app.add_flag("--list-operators", list_operators,
+               "print the operator table (types, genes, parameters with ranges and defaults, sources) as Markdown "
+               "and exit");
   app.add_flag("--explain", explain_only,
-               "print the parsed problem (normalized expressions, constraint forms g(x) <= 0 / h(x) = 0) and which "
+               "print the operators with their parameters and sources, the parsed problem (normalized expressions, "
+               "constraint forms g(x) <= 0 / h(x) = 0) and which "
                "evaluation path runs and why, then exit");
   app.add_flag("--emit-source", emit_source, "with --explain: also print the C++ generated for the JIT");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
+  }
+  if (list_operators) {
+    fmt::print("{}", fusedga::operator_table_markdown());
+    return 0;
   }
   if (list) {
     for (const auto& p : fusedga::builtin_problems()) fmt::print("{:40} {}\n", p.name, p.description);

@@ -7,13 +7,17 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "config/yaml_helpers.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
+#include "fusedga/engine/operator_parameters.hpp"
 #include "fusedga/engine/validate.hpp"
+#include "fusedga/operators/catalog.hpp"
+#include "fusedga/operators/operator_text.hpp"
 #include "fusedga/expr/parse.hpp"
 
 namespace fusedga {
@@ -31,10 +35,6 @@ const std::vector<std::string> expression_problem_keys = {"name",      "sense", 
 const std::vector<std::string> vector_variable_keys = {"size", "bounds"};
 const std::vector<std::string> ga_keys = {"population", "generations", "seed",    "selection",
                                           "crossover",  "mutation",    "elitism", "constraint_handling"};
-const std::vector<std::string> selection_keys = {"type", "size"};
-const std::vector<std::string> crossover_keys = {"type", "rate", "eta", "alpha"};
-const std::vector<std::string> mutation_keys = {"type", "rate", "eta", "sigma", "step"};
-const std::vector<std::string> constraint_keys = {"type", "weight", "equality_tolerance"};
 const std::vector<std::string> stop_keys = {"target", "stall_generations", "time_limit_s"};
 const std::vector<std::string> output_keys = {"result", "history"};
 
@@ -66,12 +66,6 @@ choice_list<E> by_name(const std::vector<E>& kinds) {
   for (E k : kinds) out.emplace_back(to_string(k), k);
   return out;
 }
-
-const std::vector<crossover_kind> all_crossovers = {crossover_kind::sbx, crossover_kind::blx_alpha,
-                                                    crossover_kind::uniform, crossover_kind::one_point,
-                                                    crossover_kind::two_point};
-const std::vector<mutation_kind> all_mutations = {mutation_kind::polynomial, mutation_kind::gaussian,
-                                                  mutation_kind::uniform_reset, mutation_kind::creep};
 
 /// "integer genes" or "real genes", for messages.
 const char* gene_kind_text(bool real_genes) { return real_genes ? "real genes" : "integer genes"; }
@@ -243,79 +237,102 @@ problem_entry read_problem(const std::optional<located>& section, const located&
   return *entry;
 }
 
-/// `ga.selection:` — tournament of `size` in [1, population].
-void read_selection(const located& section, std::size_t population, selection_options& out) {
-  const yaml_map m(section, selection_keys);
-  m.check_keys(selection_keys);
-  if (const auto type = m.get("type"))  // tournament is the only selection so far: only checked
-    detail::read_enum(*type, choice_list<int>{{"tournament", 0}});
-  if (const auto size = m.get("size"))
-    out.tournament_size =
-        static_cast<int>(detail::read_int(*size, detail::integer_in(1, double(population)),
-                                          "an integer in [1, population = " + std::to_string(population) + "]"));
+/// The keys of a family's section: `type`, the family's parameters, then each row's (first use), from the table.
+std::vector<std::string> section_keys(const operator_family& family) {
+  std::vector<std::string> keys = {"type"};
+  const auto add = [&](const parameter_spec& p) {
+    if (std::find(keys.begin(), keys.end(), p.name) == keys.end()) keys.emplace_back(p.name);
+  };
+  for (const parameter_spec& p : family.common) add(p);
+  for (const operator_spec& row : family.rows)
+    for (const parameter_spec& p : row.params) add(p);
+  return keys;
 }
 
-/// Reads a crossover/mutation `type:` and checks that it can vary the problem's genes.
+/// The first parameter of `family` named `name` (its common ones first), or nullptr.
+const parameter_spec* find_parameter(const operator_family& family, const std::string& name) {
+  for (const parameter_spec& p : family.common)
+    if (name == p.name) return &p;
+  for (const operator_spec& row : family.rows)
+    for (const parameter_spec& p : row.params)
+      if (name == p.name) return &p;
+  return nullptr;
+}
+
+/// The accepted numbers of `p` (`run_max` for a `max_name` bound), as the YAML readers take them.
+detail::number_range range_of(const parameter_spec& p, double run_max) {
+  if (p.integer && !p.max_name && p.max == std::numeric_limits<int>::max()) return detail::integer_at_least(p.min);
+  detail::number_range r{p.min, p.max_name ? run_max : p.max, p.integer, p.min_open, false};
+  return r;
+}
+
+/// Reads a section's `type:` among the family's rows and checks that it can vary the problem's genes.
 template <class Kind>
-Kind read_operator_type(const located& type, const std::vector<Kind>& all, bool (*supports)(Kind, bool),
-                        bool real_genes, const problem_entry& problem, const char* what) {
-  const Kind kind = detail::read_enum(type, by_name(all));
-  if (supports(kind, real_genes)) return kind;
-  std::vector<std::string> valid;
-  for (Kind k : all)
-    if (supports(k, real_genes)) valid.emplace_back(to_string(k));
-  type.expected(std::string("a ") + what + " for the " + gene_kind_text(real_genes) + " of " + problem.name +
-                ", one of (" + detail::join(valid) + ")");
+Kind read_operator_type(const located& type, const operator_family& family, bool real_genes,
+                        const problem_entry& problem) {
+  choice_list<Kind> choices;
+  for (const operator_spec& row : family.rows) choices.emplace_back(row.name, static_cast<Kind>(row.kind));
+  const Kind kind = detail::read_enum(type, choices);
+  if (accepts(kind, real_genes)) return kind;
+  type.expected(std::string("a ") + family.noun + " for the " + gene_kind_text(real_genes) + " of " + problem.name +
+                ", one of (" + operator_names(family, real_genes) + ")");
+}
+
+/**
+ * An operator section (`ga.crossover:` ...): its keys checked against the
+ * table, `type:` read into `kind` (when the family has a kind), each parameter
+ * present read within its range (`run_max` for a `max_name` bound; `auto`
+ * where allowed) into `out`.
+ */
+template <class Kind, class Options>
+void read_operator_section(const located& section, const operator_family& family, const problem_entry& problem,
+                           double run_max, Kind* kind, Options& out) {
+  const std::vector<std::string> keys = section_keys(family);
+  const yaml_map m(section, keys);
+  m.check_keys(keys);
+  if (const auto type = m.get("type")) {
+    const Kind k = read_operator_type<Kind>(*type, family, !problem.integer_genes, problem);
+    if (kind) *kind = k;
+  }
+  const auto read = [&](const parameter_spec& p) {
+    const auto v = m.get(p.name);
+    if (!v) return;
+    if (p.allows_auto && v->is_word("auto")) {
+      set_parameter(out, p.name, std::nullopt);
+      return;
+    }
+    const std::string range_text = parameter_range_text(p, run_max);
+    const detail::number_range range = range_of(p, run_max);
+    // The plain range wording ("a number >= 0") comes from the readers themselves; named bounds and `auto` need ours.
+    set_parameter(out, p.name,
+                  detail::read_number(*v, range, p.max_name || p.allows_auto ? range_text : std::string()));
+  };
+  for (std::size_t k = 1; k < keys.size(); ++k) read(*find_parameter(family, keys[k]));
+}
+
+/// `ga.selection:` — tournament of `size` in [1, population].
+void read_selection(const located& section, const problem_entry& problem, std::size_t population,
+                    selection_options& out) {
+  read_operator_section<selection_kind>(section, selection_family, problem, double(population), nullptr, out);
 }
 
 /// `ga.crossover:`. Without a `type:`, integer-gene problems get uniform crossover.
 void read_crossover(const std::optional<located>& section, const problem_entry& problem, crossover_options& out) {
-  const bool real_genes = !problem.integer_genes;
   // These are the defaults for integer genes: SBX (the default otherwise) needs real genes.
-  if (!real_genes) out.kind = crossover_kind::uniform;
-  if (!section) return;
-  const yaml_map m(*section, crossover_keys);
-  m.check_keys(crossover_keys);
-  if (const auto type = m.get("type"))
-    out.kind = read_operator_type(*type, all_crossovers, crossover_supports, real_genes, problem, "crossover");
-  if (const auto rate = m.get("rate")) out.rate = detail::read_number(*rate, detail::number_in(0, 1));
-  if (const auto eta = m.get("eta")) out.eta = detail::read_number(*eta, detail::number_at_least(0));
-  if (const auto alpha = m.get("alpha")) out.alpha = detail::read_number(*alpha, detail::number_at_least(0));
+  if (problem.integer_genes) out.kind = crossover_kind::uniform;
+  if (section) read_operator_section(*section, crossover_family, problem, 0, &out.kind, out);
 }
 
 /// `ga.mutation:`. Without a `type:`, integer-gene problems get uniform-reset mutation.
 void read_mutation(const std::optional<located>& section, const problem_entry& problem, mutation_options& out) {
-  const bool real_genes = !problem.integer_genes;
   // These are the defaults for integer genes: polynomial mutation (the default otherwise) needs real genes.
-  if (!real_genes) out.kind = mutation_kind::uniform_reset;
-  if (!section) return;
-  const yaml_map m(*section, mutation_keys);
-  m.check_keys(mutation_keys);
-  if (const auto type = m.get("type"))
-    out.kind = read_operator_type(*type, all_mutations, mutation_supports, real_genes, problem, "mutation");
-  if (const auto rate = m.get("rate")) {
-    if (rate->is_word("auto"))
-      out.rate.reset();  // 1/dimension
-    else
-      out.rate = detail::read_number(*rate, detail::number_in(0, 1), "a number in [0, 1] or auto");
-  }
-  if (const auto eta = m.get("eta")) out.eta = detail::read_number(*eta, detail::number_at_least(0));
-  if (const auto sigma = m.get("sigma")) out.sigma = detail::read_number(*sigma, detail::number_above(0));
-  if (const auto step = m.get("step"))
-    out.step = static_cast<int>(detail::read_int(*step, detail::integer_at_least(1)));
+  if (problem.integer_genes) out.kind = mutation_kind::uniform_reset;
+  if (section) read_operator_section(*section, mutation_family, problem, 0, &out.kind, out);
 }
 
 /// `ga.constraint_handling:` — feasibility rules, or a static penalty of `weight`.
-void read_constraint_handling(const located& section, constraint_options& out) {
-  const yaml_map m(section, constraint_keys);
-  m.check_keys(constraint_keys);
-  if (const auto type = m.get("type"))
-    out.rule =
-        detail::read_enum(*type, choice_list<constraint_rule>{{"feasibility-rules", constraint_rule::feasibility_rules},
-                                                              {"penalty", constraint_rule::penalty}});
-  if (const auto weight = m.get("weight")) out.penalty_weight = detail::read_number(*weight, detail::number_above(0));
-  if (const auto eps = m.get("equality_tolerance"))
-    out.equality_tolerance = detail::read_number(*eps, detail::number_at_least(0));
+void read_constraint_handling(const located& section, const problem_entry& problem, constraint_options& out) {
+  read_operator_section(section, constraint_family, problem, 0, &out.rule, out);
 }
 
 /// `ga:`. Population first: the tournament size and elitism are checked against it.
@@ -332,7 +349,7 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
   if (const auto generations = get("generations"))
     out.generations = static_cast<int>(detail::read_int(*generations, detail::integer_at_least(0)));
   if (const auto seed = get("seed")) out.seed = detail::read_uint64(*seed);
-  if (const auto selection = get("selection")) read_selection(*selection, out.population, out.selection);
+  if (const auto selection = get("selection")) read_selection(*selection, problem, out.population, out.selection);
   read_crossover(get("crossover"), problem, out.crossover);
   read_mutation(get("mutation"), problem, out.mutation);
   if (const auto elitism = get("elitism"))
@@ -341,7 +358,7 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
                          "an integer in [0, population - 1 = " + std::to_string(out.population - 1) + "]"));
   else
     out.elitism = std::min(out.elitism, out.population - 1);  // the default never exceeds a tiny population
-  if (const auto constraints = get("constraint_handling")) read_constraint_handling(*constraints, out.constraints);
+  if (const auto constraints = get("constraint_handling")) read_constraint_handling(*constraints, problem, out.constraints);
 }
 
 /// `stop:` — each rule optional; null = off.

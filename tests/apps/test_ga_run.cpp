@@ -16,6 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "fusedga/config/registry.hpp"
+#include "fusedga/operators/catalog.hpp"
+#include "fusedga/operators/operator_text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -199,6 +201,27 @@ TEST_CASE("ga-run falls back to the interpreter with a one-line notice when no c
   const outcome j = ga_run(dir, config + " --set problem.engine=jit", "CXX=/nonexistent/c++");
   CHECK(j.exit_code == 2);
   CHECK_THAT(j.err, Catch::Contains("problem.engine: jit requested, but no C++ compiler is usable"));
+}
+
+TEST_CASE("ga-run --list-operators prints the operator table", "[ga-run][catalog]") {
+  scratch_dir dir;
+  const outcome r = ga_run(dir, "--list-operators");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == fusedga::operator_table_markdown());
+  const outcome h = ga_run(dir, "--help");
+  REQUIRE(h.exit_code == 0);
+  for (const fusedga::operator_family* f : fusedga::operator_families)
+    CHECK_THAT(h.out, Catch::Contains(fusedga::operator_names(*f)));
+}
+
+TEST_CASE("ga-run --explain names the operators, their parameters and sources", "[ga-run][catalog]") {
+  scratch_dir dir;
+  const outcome r = ga_run(dir, "--explain --set 'ga.crossover={type: blx-alpha, alpha: 0.25}'");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("crossover    blx-alpha (rate 0.9, alpha 0.25)  (Eshelman & Schaffer 1993"));
+  CHECK_THAT(r.out, Catch::Contains("mutation     polynomial (rate auto (1/dimension), eta 20)  (Deb & Goyal 1996"));
+  CHECK_THAT(r.out, Catch::Contains("selection    tournament (size 2)"));
+  CHECK_THAT(r.out, Catch::Contains("constraints  feasibility-rules (equality_tolerance 0.0001)  (Deb 2000"));
 }
 
 TEST_CASE("ga-run --explain shows the normalized problem and the evaluation path", "[ga-run][expression]") {

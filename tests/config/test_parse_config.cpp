@@ -12,6 +12,9 @@
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
+#include "fusedga/engine/validate.hpp"
+#include "fusedga/operators/catalog.hpp"
+#include "fusedga/operators/operator_text.hpp"
 
 using namespace fusedga;
 
@@ -323,6 +326,60 @@ TEST_CASE("error: sbx or polynomial on an integer problem, creep on a real one",
   CHECK(error_of(quadratic + "ga:\n  mutation: {type: creep}\n") ==
         "run.yaml:3:20: ga.mutation.type: expected a mutation for the real genes of seed/constrained-quadratic, one "
         "of (polynomial, gaussian, uniform-reset), got creep");
+}
+
+TEST_CASE("error: operator names and keys come from the operator table", "[config][errors][catalog]") {
+  // Built from the table (catalog.hpp): a new row shows up in these messages without touching the parser.
+  for (const operator_family* f : operator_families) {
+    const std::string section = std::string(f->section).substr(3);  // "ga." dropped
+    INFO(f->section);
+    const std::string given = error_of(quadratic + "ga:\n  " + section + ": {type: no-such-operator}\n");
+    CHECK_THAT(given, Catch::Contains(std::string(f->section) + ".type: expected one of (" + operator_names(*f) +
+                                      "), got no-such-operator"));
+    std::string keys = "type";
+    for (const parameter_spec& p : f->common) keys += std::string(", ") + p.name;
+    for (const operator_spec& row : f->rows)
+      for (const parameter_spec& p : row.params)
+        if (keys.find(p.name) == std::string::npos) keys += std::string(", ") + p.name;
+    CHECK_THAT(error_of(quadratic + "ga:\n  " + section + ": {zzz: 1}\n"),
+               Catch::Contains(std::string(f->section) + ".zzz: unknown key, expected one of (" + keys + ")"));
+  }
+}
+
+TEST_CASE("error: operator parameters outside the table's ranges", "[config][errors][catalog]") {
+  CHECK(error_of(quadratic + "ga: {mutation: {sigma: 0}}\n") ==
+        "run.yaml:2:24: ga.mutation.sigma: expected a number > 0, got 0");
+  CHECK(error_of(quadratic + "ga: {mutation: {step: 1.5}}\n") ==
+        "run.yaml:2:23: ga.mutation.step: expected an integer >= 1, got 1.5");
+  CHECK(error_of(quadratic + "ga: {crossover: {alpha: -1}}\n") ==
+        "run.yaml:2:25: ga.crossover.alpha: expected a number >= 0, got -1");
+  CHECK(error_of(quadratic + "ga: {constraint_handling: {weight: 0}}\n") ==
+        "run.yaml:2:36: ga.constraint_handling.weight: expected a number > 0, got 0");
+  const run_config c = parse_config(quadratic + "ga: {mutation: {type: gaussian, sigma: 0.25, rate: auto}}\n", "run.yaml");
+  CHECK(c.ga.mutation.kind == mutation_kind::gaussian);
+  CHECK(c.ga.mutation.sigma == 0.25);
+  CHECK_FALSE(c.ga.mutation.rate.has_value());
+}
+
+TEST_CASE("validate: operator parameters checked against the table", "[config][errors][catalog]") {
+  const auto message = [](auto&& set) {
+    ga_options o;
+    set(o);
+    try {
+      validate(o, 3, true);
+    } catch (const config_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK(message([](ga_options&) {}) == "(no error)");
+  CHECK(message([](ga_options& o) { o.crossover.eta = -1; }) == "ga.crossover.eta: expected a number >= 0, got -1");
+  CHECK(message([](ga_options& o) { o.mutation.rate = 1.5; }) ==
+        "ga.mutation.rate: expected a number in [0, 1] or auto, got 1.5");
+  CHECK(message([](ga_options& o) { o.selection.tournament_size = 101; }) ==
+        "ga.selection.size: expected an integer in [1, population = 100], got 101");
+  CHECK(message([](ga_options& o) { o.mutation.kind = mutation_kind::creep; }) ==
+        "ga.mutation.type: creep needs integer genes; for real genes use one of: polynomial, gaussian, uniform-reset");
 }
 
 // ------------------------------------------------------------------ --set overrides

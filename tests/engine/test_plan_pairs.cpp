@@ -17,8 +17,7 @@ TEST_CASE("plan_pairs' binary tournament equals tournament<0>{2} pair by pair", 
   kp.population = 1000;
   kp.rng = counter_rng::from_seed(99);
   kp.tournament_size = 2;
-  kp.crossover_rate = 0.9;
-  kp.point_op = point_crossover{1};
+  kp.crossover = crossover_spec{crossover_kind::one_point, 0.9, {}};
   std::vector<std::uint64_t> keys(kp.population);
   for (std::uint32_t i = 0; i < kp.population; ++i) keys[i] = (i * 2654435761u) % 97u;  // many ties
   std::vector<double> rows(3 * kp.population, 0.0);

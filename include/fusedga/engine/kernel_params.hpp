@@ -9,15 +9,9 @@
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/core/rank_key.hpp"
 #include "fusedga/core/rng.hpp"
-#include "fusedga/operators/blx_alpha.hpp"
-#include "fusedga/operators/creep_mutation.hpp"
-#include "fusedga/operators/gaussian_mutation.hpp"
-#include "fusedga/operators/point_crossover.hpp"
-#include "fusedga/operators/polynomial_mutation.hpp"
-#include "fusedga/operators/sbx.hpp"
-#include "fusedga/operators/uniform_crossover.hpp"
-#include "fusedga/operators/uniform_reset_mutation.hpp"
+#include "fusedga/engine/operator_parameters.hpp"
 #include "fusedga/engine/options.hpp"
+#include "fusedga/operators/dispatch.hpp"
 
 namespace fusedga::detail {
 
@@ -49,16 +43,8 @@ struct kernel_params {
   std::uint32_t elitism;     ///< E
   counter_rng rng;
   int tournament_size;
-  crossover_kind crossover;
-  double crossover_rate;
-  sbx sbx_op;
-  blx_alpha blx_op;
-  point_crossover point_op;
-  mutation_kind mutation;
-  polynomial_mutation polynomial_op;
-  gaussian_mutation gaussian_op;
-  uniform_reset_mutation reset_op;
-  creep_mutation creep_op;
+  crossover_spec crossover;  ///< the chosen crossover and its parameters (dispatch.hpp)
+  mutation_spec mutation;    ///< the chosen mutation and its parameters, rate resolved
   constraint_rule rule;
   fitness penalty_weight;
   fitness equality_tolerance;
@@ -79,17 +65,8 @@ kernel_params<Problem> make_kernel_params(const Problem& p, const ga_options& o,
   kp.elitism = static_cast<std::uint32_t>(o.elitism);
   kp.rng = counter_rng::from_seed(o.seed);
   kp.tournament_size = o.selection.tournament_size;
-  kp.crossover = o.crossover.kind;
-  kp.crossover_rate = o.crossover.rate;
-  kp.sbx_op = sbx{o.crossover.eta};
-  kp.blx_op = blx_alpha{o.crossover.alpha};
-  kp.point_op = point_crossover{o.crossover.kind == crossover_kind::two_point ? 2 : 1};
-  const double rate = o.mutation.rate ? *o.mutation.rate : 1.0 / d;
-  kp.mutation = o.mutation.kind;
-  kp.polynomial_op = polynomial_mutation{rate, o.mutation.eta};
-  kp.gaussian_op = gaussian_mutation{rate, o.mutation.sigma};
-  kp.reset_op = uniform_reset_mutation{rate};
-  kp.creep_op = creep_mutation{rate, o.mutation.step};
+  kp.crossover = make_crossover_spec(o.crossover);
+  kp.mutation = make_mutation_spec(o.mutation, d);
   kp.rule = o.constraints.rule;
   kp.penalty_weight = static_cast<fitness>(o.constraints.penalty_weight);
   kp.equality_tolerance = static_cast<fitness>(o.constraints.equality_tolerance);

@@ -1,7 +1,8 @@
 #pragma once
 /// @file options.hpp
 /// Settings of one GA run (`fusedga::solve`), mirroring the `ga:` and `stop:`
-/// sections of the YAML schema in DESIGN.md.
+/// sections of the YAML schema in DESIGN.md. The operators, their parameters,
+/// valid ranges and defaults are listed in operators/catalog.hpp.
 
 #include <atomic>
 #include <cstddef>
@@ -11,25 +12,9 @@
 
 #include "fusedga/core/rank_key.hpp"
 #include "fusedga/engine/generation_stats.hpp"
+#include "fusedga/operators/catalog.hpp"
 
 namespace fusedga {
-
-/// Crossover operator (operators/ holds each one's source and definition).
-enum class crossover_kind {
-  sbx,        ///< simulated binary crossover, real genes (Deb & Agrawal 1995)
-  blx_alpha,  ///< blend crossover, real genes (Eshelman & Schaffer 1993)
-  uniform,    ///< uniform crossover, any genes (Syswerda 1989)
-  one_point,  ///< one-point crossover, any genes (Holland 1975)
-  two_point,  ///< two-point crossover, any genes (De Jong 1975)
-};
-
-/// Mutation operator.
-enum class mutation_kind {
-  polynomial,     ///< polynomial mutation, real genes (Deb & Goyal 1996)
-  gaussian,       ///< Gaussian mutation, real genes (Bäck & Schwefel 1993)
-  uniform_reset,  ///< uniform reset, any genes
-  creep,          ///< creep mutation, integer genes
-};
 
 /// Tournament selection settings.
 struct selection_options {

@@ -128,13 +128,15 @@ inline void plan_pairs(const kernel_params<Problem>& kp, const Key* keys, const 
   }
   alignas(32) std::uint32_t r[4][P];
   draw_lanes<P>(kp.rng, first_pair, generation, stream::pair, 0, r);
-  for (int l = 0; l < P; ++l) {
-    plan.crosses[l] = coin<double>(r[0][l], kp.crossover_rate) ? 1 : 0;
-    int lo, hi;
-    kp.point_op.cuts(draws4{{r[0][l], r[1][l], r[2][l], r[3][l]}}, kp.dimension, lo, hi);
-    plan.cut_lo[l] = lo;
-    plan.cut_hi[l] = hi;
-  }
+  visit<gene_t<Problem>>(kp.crossover, [&](const auto& op) {
+    for (int l = 0; l < P; ++l) {
+      plan.crosses[l] = coin<double>(r[0][l], kp.crossover.rate) ? 1 : 0;
+      int lo, hi;
+      pair_cuts(op, draws4{{r[0][l], r[1][l], r[2][l], r[3][l]}}, kp.dimension, lo, hi);
+      plan.cut_lo[l] = lo;
+      plan.cut_hi[l] = hi;
+    }
+  });
 }
 
 /**

@@ -20,6 +20,7 @@
 #include "fusedga/core/philox_lanes.hpp"
 #include "fusedga/core/rng.hpp"
 #include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/operators/dispatch.hpp"
 #include "fusedga/operators/mutation.hpp"
 #include "fusedga/operators/repair.hpp"
 
@@ -147,7 +148,7 @@ inline int pad_to_batch(std::int32_t* list, int n) {
 template <int P, class Problem>
 inline void sbx_compact(const kernel_params<Problem>& kp, std::uint32_t first_pair, std::uint32_t generation,
                         const pair_plan<P>& plan, gene_t<Problem>* FUSEDGA_RESTRICT c1,
-                        gene_t<Problem>* FUSEDGA_RESTRICT c2) {
+                        gene_t<Problem>* FUSEDGA_RESTRICT c2, const sbx op) {
   using G = gene_t<Problem>;
   constexpr int E = kStagedGenes * P + kCompactBatch;
   const int d = kp.dimension;
@@ -181,7 +182,6 @@ inline void sbx_compact(const kernel_params<Problem>& kp, std::uint32_t first_pa
   }
   // sbx::cross in its three stages, one loop each: the float-only stage runs at full SIMD width
   // (measured: one loop of cross() made a serial generation about 10 % slower)
-  const sbx op = kp.sbx_op;
   alignas(64) float f1[E], f2[E];  // the spread ratios β1, β2, then (in place) the spread factors
   for (int k = 0; k < padded; ++k) sbx::ratios(a[k], b[k], lo[k], hi[k], f1[k], f2[k]);
   for (int k = 0; k < padded; ++k) op.powers(f1[k], f2[k], uk[k], f1[k], f2[k]);
@@ -251,63 +251,33 @@ inline void mutate_compact(const kernel_params<Problem>& kp, std::uint32_t first
 /**
  * Crossover then mutation then repair of P pairs, in place on c1/c2 (which
  * hold the parents on entry and the children on exit). Dispatches on the
- * operator kinds once per group, outside the element loops. Operators that
- * need real genes are only instantiated for floating-point genes; `solve`
- * rejects the other combinations before any pass runs.
+ * operator kinds once per group, outside the element loops (dispatch.hpp's
+ * visit; vary is forced inline into the tile as it was before the dispatch
+ * moved into a lambda). Operators that need real genes are only instantiated for
+ * floating-point genes; `solve` rejects the other combinations before any
+ * pass runs.
  */
 template <int P, class Problem>
-inline void vary(const kernel_params<Problem>& kp, std::uint32_t first_pair, std::uint32_t generation,
-                 const pair_plan<P>& plan, gene_t<Problem>* c1, gene_t<Problem>* c2) {
+FUSEDGA_INLINE void vary(const kernel_params<Problem>& kp, std::uint32_t first_pair, std::uint32_t generation,
+                         const pair_plan<P>& plan, gene_t<Problem>* c1, gene_t<Problem>* c2) {
   using G = gene_t<Problem>;
-  constexpr bool real = std::is_floating_point_v<G>;
-  constexpr bool compact = real && P > 1;
-  switch (kp.crossover) {
-    case crossover_kind::sbx:
-      if constexpr (compact) {
-        sbx_compact<P>(kp, first_pair, generation, plan, c1, c2);
-      } else if constexpr (real) {
-        const sbx op = kp.sbx_op;
-        cross_loop<P>(kp, first_pair, generation, plan, c1, c2,
-                      [op](G& a, G& b, G lo, G hi, int, int, int, const draws4& g) { op(a, b, lo, hi, g); });
-      }
-      break;
-    case crossover_kind::blx_alpha:
-      if constexpr (real) {
-        const blx_alpha op = kp.blx_op;
-        cross_loop<P>(kp, first_pair, generation, plan, c1, c2,
-                      [op](G& a, G& b, G lo, G hi, int, int, int, const draws4& g) { op(a, b, lo, hi, g); });
-      }
-      break;
-    case crossover_kind::uniform:
+  constexpr bool compact = std::is_floating_point_v<G> && P > 1;
+  visit<G>(kp.crossover, [&](const auto& op) {
+    if constexpr (compact && std::is_same_v<std::decay_t<decltype(op)>, sbx>) {
+      sbx_compact<P>(kp, first_pair, generation, plan, c1, c2, op);
+    } else {
       cross_loop<P>(kp, first_pair, generation, plan, c1, c2,
-                    [](G& a, G& b, G lo, G hi, int, int, int, const draws4& g) { uniform_crossover{}(a, b, lo, hi, g); });
-      break;
-    case crossover_kind::one_point:
-    case crossover_kind::two_point: {
-      const point_crossover op = kp.point_op;
-      cross_loop<P>(kp, first_pair, generation, plan, c1, c2,
-                    [op](G& a, G& b, G, G, int j, int lo, int hi, const draws4&) { op(a, b, j, lo, hi); });
-      break;
+                    [op](G& a, G& b, G lo, G hi, int j, int cut_lo, int cut_hi, const draws4& g) {
+                      cross_gene(op, a, b, lo, hi, j, cut_lo, cut_hi, g);
+                    });
     }
-  }
-  const auto mutate = [&](auto op) {
-    if constexpr (compact) mutate_compact<P>(kp, first_pair, generation, c1, c2, op);
-    else mutate_loop<P>(kp, first_pair, generation, c1, c2, op);
-  };
-  switch (kp.mutation) {
-    case mutation_kind::polynomial:
-      if constexpr (real) mutate(kp.polynomial_op);
-      break;
-    case mutation_kind::gaussian:
-      if constexpr (real) mutate(kp.gaussian_op);
-      break;
-    case mutation_kind::uniform_reset:
-      mutate(kp.reset_op);
-      break;
-    case mutation_kind::creep:
-      if constexpr (!real) mutate(kp.creep_op);
-      break;
-  }
+  });
+  visit<G>(kp.mutation, [&](const auto& op) {
+    if constexpr (compact)
+      mutate_compact<P>(kp, first_pair, generation, c1, c2, op);
+    else
+      mutate_loop<P>(kp, first_pair, generation, c1, c2, op);
+  });
 }
 
 }  // namespace fusedga::detail

@@ -5,6 +5,7 @@
 
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/operators/gene_kinds.hpp"
 #include "fusedga/operators/repair.hpp"
 
 namespace fusedga {
@@ -16,6 +17,7 @@ namespace fusedga {
  * α = 0.5 is the usual choice. Real must be float or double. Pure; thread-safe.
  */
 struct blx_alpha {
+  static constexpr gene_kinds genes = gene_kinds::real;  ///< the genes it can vary (its row in catalog.hpp)
   double alpha;  ///< >= 0
 
   template <class Real>

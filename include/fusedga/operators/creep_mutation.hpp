@@ -7,6 +7,7 @@
 
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/operators/gene_kinds.hpp"
 #include "fusedga/operators/mutation.hpp"
 
 namespace fusedga {
@@ -17,6 +18,7 @@ namespace fusedga {
  * Integer genes only. Pure; thread-safe.
  */
 struct creep_mutation {
+  static constexpr gene_kinds genes = gene_kinds::integer;  ///< the genes it can vary (its row in catalog.hpp)
   double rate;  ///< per-gene probability in [0, 1]
   int step;     ///< maximal step, >= 1
 

@@ -8,6 +8,7 @@
 
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/operators/gene_kinds.hpp"
 #include "fusedga/core/simd_math.hpp"
 #include "fusedga/operators/mutation.hpp"
 
@@ -21,6 +22,7 @@ namespace fusedga {
  * be float or double. Pure; thread-safe.
  */
 struct gaussian_mutation {
+  static constexpr gene_kinds genes = gene_kinds::real;  ///< the genes it can vary (its row in catalog.hpp)
   double rate;   ///< per-gene probability in [0, 1]
   double sigma;  ///< standard deviation as a fraction of the gene's range, > 0
 

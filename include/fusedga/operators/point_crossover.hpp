@@ -6,6 +6,7 @@
 
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/operators/gene_kinds.hpp"
 
 namespace fusedga {
 
@@ -18,6 +19,7 @@ namespace fusedga {
  * swaps gene j when lo <= j < hi. Any gene type. Pure; thread-safe.
  */
 struct point_crossover {
+  static constexpr gene_kinds genes = gene_kinds::any;  ///< the genes it can vary (its row in catalog.hpp)
   int points;  ///< 1 or 2
 
   FUSEDGA_HD FUSEDGA_INLINE void cuts(const draws4& pair, int d, int& lo, int& hi) const {

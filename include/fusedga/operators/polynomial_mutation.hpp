@@ -8,6 +8,7 @@
 
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/operators/gene_kinds.hpp"
 #include "fusedga/core/float_math.hpp"
 #include "fusedga/operators/mutation.hpp"
 
@@ -23,6 +24,7 @@ namespace fusedga {
  * gene. Real must be float or double. Pure; thread-safe.
  */
 struct polynomial_mutation {
+  static constexpr gene_kinds genes = gene_kinds::real;  ///< the genes it can vary (its row in catalog.hpp)
   double rate;  ///< per-gene probability in [0, 1]
   double eta;   ///< distribution index, >= 0
 

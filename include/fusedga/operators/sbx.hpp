@@ -8,6 +8,7 @@
 
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/operators/gene_kinds.hpp"
 #include "fusedga/core/float_math.hpp"
 
 namespace fusedga {
@@ -28,6 +29,7 @@ namespace fusedga {
  * Real must be float or double. Pure; thread-safe.
  */
 struct sbx {
+  static constexpr gene_kinds genes = gene_kinds::real;  ///< the genes it can vary (its row in catalog.hpp)
   double eta;  ///< distribution index, >= 0
 
   /// Whether gene draws `gene` cross a gene whose parents differ by `spread` (= |a − b|).

@@ -8,6 +8,7 @@
 
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/operators/gene_kinds.hpp"
 
 namespace fusedga {
 
@@ -28,6 +29,7 @@ namespace fusedga {
  */
 template <int K = 0>
 struct tournament {
+  static constexpr gene_kinds genes = gene_kinds::any;  ///< the genes it can vary (its row in catalog.hpp)
   int size;  ///< k >= 1, <= N
 
   FUSEDGA_HD FUSEDGA_INLINE int k() const { return K > 0 ? K : size; }

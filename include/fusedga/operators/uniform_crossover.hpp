@@ -6,6 +6,7 @@
 
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/operators/gene_kinds.hpp"
 
 namespace fusedga {
 
@@ -14,6 +15,7 @@ namespace fusedga {
  * exchanged with probability 1/2 (gene.v[0]). Any gene type. Pure; thread-safe.
  */
 struct uniform_crossover {
+  static constexpr gene_kinds genes = gene_kinds::any;  ///< the genes it can vary (its row in catalog.hpp)
   template <class Gene>
   FUSEDGA_HD FUSEDGA_INLINE void operator()(Gene& a, Gene& b, Gene, Gene, const draws4& gene) const {
     const bool swap = (gene.v[0] >> 31) != 0;

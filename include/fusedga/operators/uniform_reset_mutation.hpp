@@ -8,6 +8,7 @@
 
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/operators/gene_kinds.hpp"
 #include "fusedga/operators/mutation.hpp"
 
 namespace fusedga {
@@ -18,6 +19,7 @@ namespace fusedga {
  * 2^-32 bias). Any gene type. Pure; thread-safe.
  */
 struct uniform_reset_mutation {
+  static constexpr gene_kinds genes = gene_kinds::any;  ///< the genes it can vary (its row in catalog.hpp)
   double rate;  ///< per-gene probability in [0, 1]
 
   /// A uniform gene in [lo, hi] from 32 random bits (also used to create the initial population).

@@ -14,6 +14,7 @@
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
 #include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/operators/dispatch.hpp"
 #include "fusedga/operators/mutation.hpp"
 #include "fusedga/operators/repair.hpp"
 #include "fusedga/operators/tournament.hpp"
@@ -42,8 +43,9 @@ FUSEDGA_HD FUSEDGA_INLINE pair_decision plan_pair(const kernel_params<Problem>& 
   const tournament<0> tour{kp.tournament_size};
   tour(keys, kp.population, kp.rng, pair, generation, p.parent1, p.parent2);
   const draws4 r = kp.rng(pair, generation, stream::pair, 0);
-  p.crosses = coin<double>(r.v[0], kp.crossover_rate) ? 1 : 0;
-  kp.point_op.cuts(r, kp.dimension, p.cut_lo, p.cut_hi);
+  p.crosses = coin<double>(r.v[0], kp.crossover.rate) ? 1 : 0;
+  p.cut_lo = p.cut_hi = kp.dimension;
+  visit<gene_t<Problem>>(kp.crossover, [&](const auto& op) { pair_cuts(op, r, kp.dimension, p.cut_lo, p.cut_hi); });
   return p;
 }
 
@@ -51,49 +53,23 @@ FUSEDGA_HD FUSEDGA_INLINE pair_decision plan_pair(const kernel_params<Problem>& 
  * Gene j of pair `pair`: crossover with draws (pair, generation, gene_a, j)
  * where the pair crosses, mutation with (pair, generation, gene_b, j), then
  * repair (clamp) — the element functors of variation.hpp's cross_loop and
- * mutate_loop. `a`, `b` hold the parents' genes on entry, the children's on exit.
+ * mutate_loop, through the same dispatch (operators/dispatch.hpp). `a`, `b` hold the parents' genes on entry, the
+ * children's on exit.
  */
 template <class Problem>
-FUSEDGA_HD FUSEDGA_INLINE void vary_gene(const kernel_params<Problem>& kp, const pair_decision& plan, std::uint32_t pair,
-                                         std::uint32_t generation, int j, gene_t<Problem>& a, gene_t<Problem>& b) {
+FUSEDGA_HD FUSEDGA_INLINE void vary_gene(const kernel_params<Problem>& kp, const pair_decision& plan,
+                                         std::uint32_t pair, std::uint32_t generation, int j, gene_t<Problem>& a,
+                                         gene_t<Problem>& b) {
   using G = gene_t<Problem>;
-  constexpr bool real = std::is_floating_point_v<G>;
   const G lo = kp.bounds.lower[j];
   const G hi = kp.bounds.upper[j];
   const draws4 g = kp.rng(pair, generation, stream::gene_a, static_cast<std::uint32_t>(j));
   G na = a, nb = b;
-  switch (kp.crossover) {
-    case crossover_kind::sbx:
-      if constexpr (real) kp.sbx_op(na, nb, lo, hi, g);
-      break;
-    case crossover_kind::blx_alpha:
-      if constexpr (real) kp.blx_op(na, nb, lo, hi, g);
-      break;
-    case crossover_kind::uniform:
-      uniform_crossover{}(na, nb, lo, hi, g);
-      break;
-    case crossover_kind::one_point:
-    case crossover_kind::two_point:
-      kp.point_op(na, nb, j, plan.cut_lo, plan.cut_hi);
-      break;
-  }
+  visit<G>(kp.crossover, [&](const auto& op) { cross_gene(op, na, nb, lo, hi, j, plan.cut_lo, plan.cut_hi, g); });
   a = plan.crosses ? na : a;
   b = plan.crosses ? nb : b;
   const draws4 m = kp.rng(pair, generation, stream::gene_b, static_cast<std::uint32_t>(j));
-  switch (kp.mutation) {
-    case mutation_kind::polynomial:
-      if constexpr (real) mutate_pair(kp.polynomial_op, a, b, lo, hi, m);
-      break;
-    case mutation_kind::gaussian:
-      if constexpr (real) mutate_pair(kp.gaussian_op, a, b, lo, hi, m);
-      break;
-    case mutation_kind::uniform_reset:
-      mutate_pair(kp.reset_op, a, b, lo, hi, m);
-      break;
-    case mutation_kind::creep:
-      if constexpr (!real) mutate_pair(kp.creep_op, a, b, lo, hi, m);
-      break;
-  }
+  visit<G>(kp.mutation, [&](const auto& op) { mutate_pair(op, a, b, lo, hi, m); });
   a = clamp_to_bounds(a, lo, hi);
   b = clamp_to_bounds(b, lo, hi);
 }
