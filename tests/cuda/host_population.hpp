@@ -106,7 +106,7 @@ std::string tolerance_difference(const host_population<Problem>& a, const host_p
   return "";
 }
 
-/// Tolerance of real-gene parity between the GPU and the CPU, as a fraction of each gene's range (README, "CUDA backend").
+/// Tolerance of real-gene parity between the GPU and the CPU, as a fraction of each gene's range (docs/cuda.md, "Parity with the CPU and rounding").
 inline double gene_tolerance(bool float_genes) { return float_genes ? 1e-4 : 1e-5; }
 /// Relative tolerance of objective and violation values in real-gene parity.
 inline double value_tolerance(bool float_fitness) { return float_fitness ? 1e-3 : 1e-4; }
