@@ -41,9 +41,10 @@ enum class bench_workload {
 };
 
 /// Every tier, in declaration (report) order.
-inline constexpr bench_tier bench_tiers[] = {bench_tier::object,         bench_tier::unfused,   bench_tier::interpreter,
-                                             bench_tier::fused_interp,   bench_tier::fused,     bench_tier::fused_transfer,
-                                             bench_tier::fused_jit,      bench_tier::builtin,   bench_tier::builtin_transfer};
+inline constexpr bench_tier bench_tiers[] = {
+    bench_tier::object,       bench_tier::unfused, bench_tier::interpreter,
+    bench_tier::fused_interp, bench_tier::fused,   bench_tier::fused_transfer,
+    bench_tier::fused_jit,    bench_tier::builtin, bench_tier::builtin_transfer};
 /// The tiers a plan selects (--tiers).
 inline constexpr bench_tier plan_tiers[] = {bench_tier::object, bench_tier::unfused, bench_tier::fused};
 /// Every workload.

@@ -1,7 +1,6 @@
 // The text of a row's tier, workload and backend (bench/bench_labels.hpp): every label round-trips, an unknown one
 // is a clear error, and the saved reports in docs/ still load.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <set>
 #include <string>
