@@ -28,6 +28,7 @@
 #include "bench/bench_cuda.hpp"
 #include "bench/bench_expression.hpp"
 #include "bench/bench_factories.hpp"
+#include "bench/bench_labels.hpp"
 #include "bench/bench_runner.hpp"
 #include "bench/bench_target.hpp"
 #include "bench/report_flops.hpp"
@@ -62,23 +63,12 @@ std::size_t parse_size(std::string text) {
   return static_cast<std::size_t>(v);
 }
 
-template <class T>
-std::vector<T> parse_choices(const std::vector<std::string>& items, const char* option,
-                             const std::vector<std::pair<std::string, T>>& names) {
+/// Each of `items` as one of `allowed` (by its text, bench_labels.hpp).
+/// @throws config_error "OPTION: unknown value 'X'; expected one of: ...".
+template <class T, std::size_t N>
+std::vector<T> parse_choices(const std::vector<std::string>& items, const char* option, const T (&allowed)[N]) {
   std::vector<T> out;
-  for (const auto& item : items) {
-    bool found = false;
-    for (const auto& [name, value] : names)
-      if (item == name) {
-        out.push_back(value);
-        found = true;
-      }
-    if (!found) {
-      std::string valid;
-      for (const auto& n : names) valid += (valid.empty() ? "" : ", ") + n.first;
-      throw config_error(std::string(option) + ": unknown value '" + item + "'; expected one of: " + valid);
-    }
-  }
+  for (const auto& item : items) out.push_back(fusedga::parse_label(item, option, allowed));
   return out;
 }
 
@@ -118,14 +108,14 @@ int run(int argc, char** argv) {
   std::vector<std::string> sizes_text{"1000", "100000", "900000"};
   // --report's default sweep: the seed documents' sizes (10^2, 10^4, 9 x 10^5, 10^6).
   const std::vector<std::string> report_sizes{"100", "10000", "900000", "1000000"};
-  std::vector<std::string> backends_text{"serial", "tbb"};
+  std::vector<std::string> backends_text;  // empty: serial, tbb
   std::vector<int> threads;
   int repeats = 5;
   double min_time = 0.2;
   std::string precision;
   std::vector<std::string> sets;
-  std::vector<std::string> workloads_text{"eval", "generation"};
-  std::vector<std::string> tiers_text{"object", "unfused", "fused"};
+  std::vector<std::string> workloads_text;  // empty: the plan's defaults (every workload)
+  std::vector<std::string> tiers_text;      // empty: the plan's defaults (object, unfused, fused)
   std::string json_path;
   std::string report_dir;
   std::vector<std::string> compare_paths;
@@ -211,9 +201,9 @@ int run(int argc, char** argv) {
 
   fusedga::bench_plan plan;
   for (const auto& s : sizes_text) plan.sizes.push_back(parse_size(s));
-  const auto kinds = parse_choices<fusedga::backend_kind>(
-      backends_text, "--backends",
-      {{"serial", fusedga::backend_kind::serial}, {"tbb", fusedga::backend_kind::tbb}, {"cuda", fusedga::backend_kind::cuda}});
+  const auto kinds = backends_text.empty()
+                         ? std::vector<fusedga::backend_kind>{fusedga::backend_kind::serial, fusedga::backend_kind::tbb}
+                         : parse_choices(backends_text, "--backends", fusedga::bench_backends);
   const int cores = ::tbb::info::default_concurrency();
   if (threads.empty()) threads = default_thread_counts(cores);
   std::vector<std::string> notes;
@@ -224,13 +214,8 @@ int run(int argc, char** argv) {
     else
       for (const int t : threads) plan.backends.push_back({k, t});
   }
-  plan.tiers = parse_choices<fusedga::bench_tier>(tiers_text, "--tiers",
-                                                  {{"object", fusedga::bench_tier::object},
-                                                   {"unfused", fusedga::bench_tier::unfused},
-                                                   {"fused", fusedga::bench_tier::fused}});
-  plan.workloads = parse_choices<fusedga::bench_workload>(
-      workloads_text, "--workloads",
-      {{"eval", fusedga::bench_workload::eval}, {"generation", fusedga::bench_workload::generation}});
+  if (!tiers_text.empty()) plan.tiers = parse_choices(tiers_text, "--tiers", fusedga::plan_tiers);
+  if (!workloads_text.empty()) plan.workloads = parse_choices(workloads_text, "--workloads", fusedga::bench_workloads);
   plan.repeats.min_repeats = repeats;
   plan.repeats.min_time_s = min_time;
   if (stream_mib > 0) plan.copy_array_bytes = static_cast<std::size_t>(stream_mib * 1024 * 1024);

@@ -121,11 +121,11 @@ bench_report run_bench_with_cuda(const run_config& cfg, bench_plan plan, const b
         const cuda_workload cw = w == bench_workload::eval
                                      ? (transfer ? cuda_workload::eval_transfer : cuda_workload::eval)
                                      : (transfer ? cuda_workload::generation_transfer : cuda_workload::generation);
-        const char* tier = transfer ? "fused-transfer" : "fused";
-        say(fmt::format("N = {}: timing {} {} on cuda", n, tier, to_string(w)));
+        const bench_tier tier = transfer ? bench_tier::fused_transfer : bench_tier::fused;
+        say(fmt::format("N = {}: timing {} {} on cuda", n, to_string(tier), to_string(w)));
         const timing_summary s = summarize_times(time_cuda(*gpu, cw, plan.repeats));
         bench_row row = timed_row(
-            tier, to_string(w), "cuda", 1, n, s,
+            tier, w, backend_kind::cuda, 1, n, s,
             w == bench_workload::eval
                 ? evaluation_traffic(layout, n)
                 : generation_traffic(layout, n, o.elitism, o.selection.tournament_size));
@@ -139,7 +139,7 @@ bench_report run_bench_with_cuda(const run_config& cfg, bench_plan plan, const b
   probe();          // again after the timings; the best probe is the denominator
   for (std::size_t r = first_row; r < report.rows.size(); ++r) {
     bench_row& row = report.rows[r];
-    row.copy_gb_per_s = row.tier == "fused" ? bandwidth : 0;  // transfer rows are bound by the host link, not device memory
+    row.copy_gb_per_s = row.tier == bench_tier::fused ? bandwidth : 0;  // transfer rows are bound by the host link, not device memory
     row.copy_fraction = row.copy_gb_per_s > 0 ? row.gb_per_s / row.copy_gb_per_s : 0;
   }
   report.notes.push_back(fmt::format(

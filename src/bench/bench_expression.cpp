@@ -58,14 +58,14 @@ jit_compile_times compile_times(const expr::program& p) {
 }
 
 /// Relabels the rows of tier `from` as `to`.
-void relabel(std::vector<bench_row>& rows, const std::string& from, const std::string& to) {
+void relabel(std::vector<bench_row>& rows, bench_tier from, bench_tier to) {
   for (auto& r : rows)
     if (r.tier == from) r.tier = to;
 }
 
 /// The row of (tier, workload, backend, n) with the most threads: the headline configuration.
-const bench_row* find_row(const std::vector<bench_row>& rows, const std::string& tier, const std::string& workload,
-                          const std::string& backend, std::size_t n) {
+const bench_row* find_row(const std::vector<bench_row>& rows, bench_tier tier, bench_workload workload,
+                          backend_kind backend, std::size_t n) {
   const bench_row* best = nullptr;
   for (const auto& r : rows)
     if (r.tier == tier && r.workload == workload && r.backend == backend && r.population == n &&
@@ -89,7 +89,7 @@ bench_report run_expression_bench(const run_config& cfg, const bench_plan& plan,
   on_cpu.backend = backend_kind::tbb;
   const expression_plan path = plan_expression(on_cpu);
   const bool jit = path.engine == expression_engine::jit;
-  const std::string fused_tier = jit ? "fused-jit" : "fused-interp";
+  const bench_tier fused_tier = jit ? bench_tier::fused_jit : bench_tier::fused_interp;
   const bench_plan cpu_plan = without_cuda(plan);
   const bool on_gpu = cpu_plan.backends.size() < plan.backends.size();
   if (on_gpu && cfg.problem.engine == expression_engine::interpreter)
@@ -97,8 +97,8 @@ bench_report run_expression_bench(const run_config& cfg, const bench_plan& plan,
 
   bench_report report = run_bench_with_cuda(cfg, plan, progress);  // CPU rows, then the GPU JIT's cuda rows
   for (auto& r : report.rows) {
-    if (r.tier == "fused") r.tier = r.backend == "cuda" ? "fused-jit" : fused_tier;
-    if (r.tier == "unfused") r.tier = "interpreter";
+    if (r.tier == bench_tier::fused) r.tier = r.backend == backend_kind::cuda ? bench_tier::fused_jit : fused_tier;
+    if (r.tier == bench_tier::unfused) r.tier = bench_tier::interpreter;
   }
   report.notes.insert(report.notes.begin(), "evaluation path: " + path.reason);
   if (on_gpu) report.notes.insert(report.notes.begin() + 1, "cuda rows: the GPU JIT (" + plan_expression(cfg).reason + ")");
@@ -113,7 +113,7 @@ bench_report run_expression_bench(const run_config& cfg, const bench_plan& plan,
     interp_plan.tiers = {bench_tier::fused};
     const auto target = detail::bench_factories_for(interp).cpu(interp);
     bench_report r = run_bench(*target, interp_plan, progress);
-    relabel(r.rows, "fused", "fused-interp");
+    relabel(r.rows, bench_tier::fused, bench_tier::fused_interp);
     report.rows.insert(report.rows.end(), r.rows.begin(), r.rows.end());
   }
   if (!baseline.empty()) {
@@ -123,8 +123,8 @@ bench_report run_expression_bench(const run_config& cfg, const bench_plan& plan,
     const problem_entry entry = entry_for(b);
     if (!b.problem.expression && entry.integer_genes) throw config_error("--baseline " + baseline + ": has integer genes");
     bench_report r = run_bench_with_cuda(b, fused_only, progress);
-    relabel(r.rows, "fused", "builtin");
-    relabel(r.rows, "fused-transfer", "builtin-transfer");
+    relabel(r.rows, bench_tier::fused, bench_tier::builtin);
+    relabel(r.rows, bench_tier::fused_transfer, bench_tier::builtin_transfer);
     report.rows.insert(report.rows.end(), r.rows.begin(), r.rows.end());
     report.notes.push_back("builtin rows: the compiled built-in " + baseline + " with the same GA settings");
   }
@@ -139,23 +139,25 @@ bench_report run_expression_bench(const run_config& cfg, const bench_plan& plan,
                                        compile->cold_s, 1e3 * compile->warm_s));
   }
   for (const std::size_t n : plan.sizes)
-    for (const char* backend : {"serial", "tbb", "cuda"}) {
-      const std::string tier = std::string(backend) == "cuda" ? "fused-jit" : fused_tier;
-      const bench_row* jit_gen = find_row(report.rows, tier, "generation", backend, n);
+    for (const backend_kind backend : bench_backends) {
+      const bench_tier tier = backend == backend_kind::cuda ? bench_tier::fused_jit : fused_tier;
+      const bench_row* jit_gen = find_row(report.rows, tier, bench_workload::generation, backend, n);
       if (!jit_gen) continue;
-      if (const bench_row* interp = find_row(report.rows, "fused-interp", "generation", backend, n);
+      if (const bench_row* interp = find_row(report.rows, bench_tier::fused_interp, bench_workload::generation, backend, n);
           compile && interp && interp != jit_gen) {
         const double saved_ms = interp->median_ms - jit_gen->median_ms;
         report.notes.push_back(
             saved_ms > 0
                 ? fmt::format("N = {}: the JIT saves {:.3g} ms per generation over the interpreter ({}, {} threads); the "
                               "cold compile pays for itself after {:.0f} generations",
-                              n, saved_ms, backend, jit_gen->threads, std::ceil(1e3 * compile->cold_s / saved_ms))
-                : fmt::format("N = {}: the JIT is not faster than the interpreter per generation here ({})", n, backend));
+                              n, saved_ms, to_string(backend), jit_gen->threads, std::ceil(1e3 * compile->cold_s / saved_ms))
+                : fmt::format("N = {}: the JIT is not faster than the interpreter per generation here ({})", n,
+                              to_string(backend)));
       }
-      if (const bench_row* builtin = find_row(report.rows, "builtin", "generation", backend, n))
+      if (const bench_row* builtin = find_row(report.rows, bench_tier::builtin, bench_workload::generation, backend, n))
         report.notes.push_back(fmt::format("N = {}: {} generation / built-in generation = {:.3f} ({}, {} threads)", n,
-                                           tier, jit_gen->median_ms / builtin->median_ms, backend, jit_gen->threads));
+                                           to_string(tier), jit_gen->median_ms / builtin->median_ms, to_string(backend),
+                                           jit_gen->threads));
     }
   return report;
 }

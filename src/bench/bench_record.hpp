@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_labels.hpp"
+#include "fusedga/config/run_config.hpp"
+
 namespace fusedga {
 
 /// Version of the JSON layout written by `bench_report_json`; bumped on incompatible changes.
@@ -25,9 +28,9 @@ inline constexpr double noisy_spread_limit = 0.25;
 
 /// One timed cell.
 struct bench_row {
-  std::string tier;      ///< "object", "unfused" or "fused"
-  std::string workload;  ///< "eval" or "generation"
-  std::string backend;   ///< "serial" or "tbb"
+  bench_tier tier = bench_tier::fused;
+  bench_workload workload = bench_workload::eval;
+  backend_kind backend = backend_kind::serial;  ///< serial, tbb or cuda (one of bench_backends)
   int threads = 1;       ///< worker threads
   std::size_t population = 0;  ///< N
   std::size_t repeats = 0;     ///< timed calls

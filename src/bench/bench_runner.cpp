@@ -16,17 +16,6 @@
 
 namespace fusedga {
 
-const char* to_string(bench_tier t) {
-  switch (t) {
-    case bench_tier::object: return "object";
-    case bench_tier::unfused: return "unfused";
-    case bench_tier::fused: return "fused";
-  }
-  return "?";
-}
-
-const char* to_string(bench_workload w) { return w == bench_workload::eval ? "eval" : "generation"; }
-
 namespace {
 
 template <class T>
@@ -155,9 +144,9 @@ class runner {
       if (!fused) break;
       const int threads = b.kind == backend_kind::serial ? 1 : b.threads;
       if (contains(plan_.workloads, bench_workload::eval))
-        time_row("fused", bench_workload::eval, to_string(b.kind), threads, n, [this] { target_.evaluate_fused(); });
+        time_row(bench_tier::fused, bench_workload::eval, b.kind, threads, n, [this] { target_.evaluate_fused(); });
       if (contains(plan_.workloads, bench_workload::generation))
-        time_row("fused", bench_workload::generation, to_string(b.kind), threads, n, [this] { target_.generation(); });
+        time_row(bench_tier::fused, bench_workload::generation, b.kind, threads, n, [this] { target_.generation(); });
     }
   }
 
@@ -179,7 +168,7 @@ class runner {
       } else {
         say(fmt::format("N = {}: building {} object rows", n, n));
         target_.prepare_objects();
-        time_row("object", bench_workload::eval, "serial", 1, n, [this] { target_.evaluate_objects(); });
+        time_row(bench_tier::object, bench_workload::eval, backend_kind::serial, 1, n, [this] { target_.evaluate_objects(); });
         target_.release_objects();
       }
     }
@@ -198,7 +187,7 @@ class runner {
         say(report_.notes.back());
         return;
       }
-      time_row("unfused", bench_workload::eval, "serial", 1, n, [this] { target_.evaluate_unfused(); });
+      time_row(bench_tier::unfused, bench_workload::eval, backend_kind::serial, 1, n, [this] { target_.evaluate_unfused(); });
       const double diff = target_.unfused_difference();
       const double tolerance = layout_.fitness_bytes == 4 ? 1e-5 : 1e-9;
       if (!(diff <= tolerance))
@@ -210,11 +199,10 @@ class runner {
   }
 
   template <class Work>
-  void time_row(const char* tier, bench_workload workload, const std::string& backend, int threads, std::size_t n,
-                Work work) {
-    say(fmt::format("N = {}: timing {} {} on {} x{}", n, tier, to_string(workload), backend, threads));
+  void time_row(bench_tier tier, bench_workload workload, backend_kind backend, int threads, std::size_t n, Work work) {
+    say(fmt::format("N = {}: timing {} {} on {} x{}", n, to_string(tier), to_string(workload), to_string(backend), threads));
     const timing_summary s = summarize_times(time_repeats(work, plan_.repeats));
-    bench_row row = timed_row(tier, to_string(workload), backend, threads, n, s,
+    bench_row row = timed_row(tier, workload, backend, threads, n, s,
                               workload == bench_workload::eval
                                   ? evaluation_traffic(layout_, n)
                                   : generation_traffic(layout_, n, target_.elitism(), target_.tournament_size()));
@@ -235,11 +223,11 @@ class runner {
 
   void add_speedups() {
     for (auto& row : report_.rows) {
-      if (row.workload != "eval") continue;
+      if (row.workload != bench_workload::eval) continue;
       for (const auto& base : report_.rows) {
-        if (base.workload != "eval" || base.population != row.population || base.median_ms <= 0) continue;
-        if (base.tier == "object") row.speedup_vs_object = base.median_ms / row.median_ms;
-        if (base.tier == "unfused") row.speedup_vs_unfused = base.median_ms / row.median_ms;
+        if (base.workload != bench_workload::eval || base.population != row.population || base.median_ms <= 0) continue;
+        if (base.tier == bench_tier::object) row.speedup_vs_object = base.median_ms / row.median_ms;
+        if (base.tier == bench_tier::unfused) row.speedup_vs_unfused = base.median_ms / row.median_ms;
       }
     }
   }

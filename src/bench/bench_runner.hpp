@@ -7,32 +7,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <vector>
 
+#include "bench/bench_labels.hpp"
 #include "bench/bench_record.hpp"
 #include "bench/bench_target.hpp"
 #include "bench/bench_timer.hpp"
 #include "fusedga/config/run_config.hpp"
 
 namespace fusedga {
-
-/// Evaluation strategies compared side by side (DESIGN.md, "Performance is measured, not assumed").
-enum class bench_tier {
-  object,   ///< a std::vector row and a virtual call per individual (DEAP/OpenGA style), single thread
-  unfused,  ///< one pass per arithmetic operation with fresh temporaries (NumPy style), single thread
-  fused,    ///< the engine's fused passes, on each requested backend
-};
-/// What is timed.
-enum class bench_workload {
-  eval,        ///< evaluation of the whole population (every tier)
-  generation,  ///< one full generation (fused tier only)
-};
-
-/// "object", "unfused", "fused".
-const char* to_string(bench_tier t);
-/// "eval", "generation".
-const char* to_string(bench_workload w);
 
 /// One backend configuration of the fused tier.
 struct bench_backend {
@@ -44,7 +29,7 @@ struct bench_backend {
 struct bench_plan {
   std::vector<std::size_t> sizes;          ///< population sizes N, each in [2, 2^31)
   std::vector<bench_backend> backends;     ///< fused-tier backends, in order
-  std::vector<bench_tier> tiers{bench_tier::object, bench_tier::unfused, bench_tier::fused};
+  std::vector<bench_tier> tiers{std::begin(plan_tiers), std::end(plan_tiers)};  ///< each one of plan_tiers
   std::vector<bench_workload> workloads{bench_workload::eval, bench_workload::generation};
   repeat_policy repeats;
   /// Object tier only up to N·d gene values (default 10^8: 800 MB of rows, about a second per call).

@@ -4,7 +4,6 @@
 /// CPU tiers (bench_runner) and the CUDA tiers (bench_cuda).
 
 #include <cstddef>
-#include <string>
 
 #include "bench/bench_record.hpp"
 #include "bench/bench_stats.hpp"
@@ -15,8 +14,8 @@ namespace fusedga {
 /// The row of `tier` × `workload` on `backend` with `threads` threads at population `n`:
 /// times in ms from `s`, individuals/s and GB/s from its median and `t`'s total bytes.
 /// Copy-bandwidth fields are left to the caller (CPU and GPU use different probes).
-inline bench_row timed_row(const std::string& tier, const std::string& workload, const std::string& backend,
-                           int threads, std::size_t n, const timing_summary& s, const traffic& t) {
+inline bench_row timed_row(bench_tier tier, bench_workload workload, backend_kind backend, int threads, std::size_t n,
+                           const timing_summary& s, const traffic& t) {
   bench_row row;
   row.tier = tier;
   row.workload = workload;

@@ -20,9 +20,9 @@ const std::vector<std::string>& bench_row_columns() {
 }
 
 nlohmann::json bench_row_json(const bench_row& row) {
-  return {{"tier", row.tier},
-          {"workload", row.workload},
-          {"backend", row.backend},
+  return {{"tier", to_string(row.tier)},
+          {"workload", to_string(row.workload)},
+          {"backend", to_string(row.backend)},
           {"threads", row.threads},
           {"population", row.population},
           {"repeats", row.repeats},

@@ -77,7 +77,7 @@ std::string format_bench_table(const bench_report& r) {
     if (last_n != 0 && row.population != last_n) out += "\n";
     last_n = row.population;
     out += fmt::format("{:<12} {:<10} {:<7} {:>3} {:>10} {:>11} {:>10} {:>10} {:>10.3f} {:>7.2f} {:>5.1f}% {:>9} {:>9}\n",
-                       row.tier, row.workload, row.backend, row.threads, row.population, ms(row.median_ms) + (row.noisy ? "*" : ""),
+                       to_string(row.tier), to_string(row.workload), to_string(row.backend), row.threads, row.population, ms(row.median_ms) + (row.noisy ? "*" : ""),
                        ms(row.min_ms), ms(row.max_ms), row.individuals_per_s / 1e6, row.gb_per_s,
                        100 * row.copy_fraction, speedup(row.speedup_vs_object), speedup(row.speedup_vs_unfused));
   }

@@ -42,7 +42,8 @@ T field(const json& obj, const char* key, const std::string& where) {
 }
 
 std::string key_text(const saved_row& r) {
-  return fmt::format("{} {} {} x{} N={}", r.tier, r.workload, r.backend, r.threads, r.population);
+  return fmt::format("{} {} {} x{} N={}", to_string(r.tier), to_string(r.workload), to_string(r.backend), r.threads,
+                     r.population);
 }
 
 bool same_key(const saved_row& x, const saved_row& y) {
@@ -87,9 +88,9 @@ saved_report load_saved_report(const std::string& path) {
     const std::string at = fmt::format("{}: rows[{}]", where, i++);
     if (!row.is_object()) throw config_error(at + ": expected an object");
     saved_row s;
-    s.tier = field<std::string>(row, "tier", at);
-    s.workload = field<std::string>(row, "workload", at);
-    s.backend = field<std::string>(row, "backend", at);
+    s.tier = parse_bench_tier(field<std::string>(row, "tier", at), at + ": tier");
+    s.workload = parse_bench_workload(field<std::string>(row, "workload", at), at + ": workload");
+    s.backend = parse_bench_backend(field<std::string>(row, "backend", at), at + ": backend");
     s.threads = field<int>(row, "threads", at);
     s.population = field<std::size_t>(row, "population", at);
     s.median_ms = field<double>(row, "median_ms", at);
@@ -142,8 +143,8 @@ std::string format_comparison(const saved_report& a, const saved_report& b, cons
   double log_sum = 0;
   bool any_noisy = false;
   for (const auto& m : c.matched) {
-    out += fmt::format("{:<14} {:<10} {:<7} {:>4} {:>10} {} {} {:>8.3f} {:>8.2f}x\n", m.a.tier, m.a.workload,
-                       m.a.backend, m.a.threads, m.a.population, pad(t(m.a), 12), pad(t(m.b), 12), m.ratio, m.speedup);
+    out += fmt::format("{:<14} {:<10} {:<7} {:>4} {:>10} {} {} {:>8.3f} {:>8.2f}x\n", to_string(m.a.tier),
+                       to_string(m.a.workload), to_string(m.a.backend), m.a.threads, m.a.population, pad(t(m.a), 12), pad(t(m.b), 12), m.ratio, m.speedup);
     log_sum += std::log(m.speedup);
     any_noisy = any_noisy || m.a.noisy || m.b.noisy;
   }

@@ -7,11 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_labels.hpp"
+
 namespace fusedga {
 
 /// The part of a saved row that comparing needs.
 struct saved_row {
-  std::string tier, workload, backend;
+  bench_tier tier = bench_tier::fused;
+  bench_workload workload = bench_workload::eval;
+  backend_kind backend = backend_kind::serial;
   int threads = 1;
   std::size_t population = 0;
   double median_ms = 0;  ///< > 0
@@ -35,7 +39,8 @@ inline constexpr int oldest_comparable_schema = 1;
  * bench_schema_version.
  * @throws config_error naming the file (and the row and key) when it cannot
  *         be read, is not JSON, is not a ga-bench report, has another schema
- *         version, or a row lacks a field or has one of the wrong type.
+ *         version, or a row lacks a field, has one of the wrong type, or a
+ *         tier, workload or backend that is not one of bench_labels.hpp's.
  */
 saved_report load_saved_report(const std::string& path);
 

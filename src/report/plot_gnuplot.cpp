@@ -43,7 +43,7 @@ std::string data_label(std::string s) {
   return "\"" + s + "\"";
 }
 
-const char* workload_title(const std::string& w) { return w == "eval" ? "evaluation only" : "full generation"; }
+const char* workload_title(bench_workload w) { return w == bench_workload::eval ? "evaluation only" : "full generation"; }
 
 /// Terminal setup: both formats from one loop variable `ext` of the script.
 const char* terminal_preamble =
@@ -66,15 +66,16 @@ void time_plot(const bench_report& r, plot_inputs& in, std::string& gp) {
   std::string dat =
       "# ga-bench: time per call in ms against population size N, one block (gnuplot index) per configuration\n"
       "# columns: N median_ms min_ms max_ms\n";
-  std::vector<std::string> workloads;
-  for (const char* w : {"eval", "generation"})
+  std::vector<bench_workload> workloads;
+  for (const bench_workload w : bench_workloads)
     if (!configurations(r.rows, w).empty()) workloads.push_back(w);
   int index = 0;
   std::vector<std::vector<std::pair<int, std::string>>> series(workloads.size());  // per panel: (index, title)
   for (std::size_t k = 0; k < workloads.size(); ++k)
     for (const bench_row* c : configurations(r.rows, workloads[k])) {
       // Blocks are separated by two blank lines; none before the first, or gnuplot sees an empty index 0.
-      dat += fmt::format("{}# index {}: {}, {}\n", index ? "\n\n" : "", index, workloads[k], row_label(*c, true));
+      dat += fmt::format("{}# index {}: {}, {}\n", index ? "\n\n" : "", index, to_string(workloads[k]),
+                         row_label(*c, true));
       for (const std::size_t n : population_sizes(r.rows, workloads[k]))
         if (const bench_row* row = find_row(r.rows, *c, workloads[k], n))
           dat += fmt::format("{} {} {} {}\n", n, row->median_ms, row->min_ms, row->max_ms);
@@ -104,12 +105,12 @@ void time_plot(const bench_report& r, plot_inputs& in, std::string& gp) {
 void speedup_plot(const bench_report& r, plot_inputs& in, std::string& gp) {
   std::string dat = "# ga-bench: speedup over the slowest configuration at the largest N of each workload\n"
                     "# columns: label speedup_vs_slowest median_ms; index 0 = first workload panel\n";
-  std::vector<std::pair<std::string, std::size_t>> panels;
-  for (const char* w : {"eval", "generation"}) {
+  std::vector<std::pair<bench_workload, std::size_t>> panels;
+  for (const bench_workload w : bench_workloads) {
     const auto sizes = population_sizes(r.rows, w);
     if (sizes.empty()) continue;
     const std::size_t n = sizes.back();
-    dat += fmt::format("{}# {} at N = {}\n", panels.empty() ? "" : "\n\n", w, n);
+    dat += fmt::format("{}# {} at N = {}\n", panels.empty() ? "" : "\n\n", to_string(w), n);
     for (const bench_row* c : configurations(r.rows, w))
       if (const bench_row* row = find_row(r.rows, *c, w, n))
         dat += fmt::format("{} {} {}\n", data_label(row_label(*row, true)), row->speedup_vs_slowest.value_or(1.0),
@@ -138,7 +139,7 @@ void speedup_plot(const bench_report& r, plot_inputs& in, std::string& gp) {
 }
 
 void roofline_plot(const bench_report& r, plot_inputs& in, std::string& gp) {
-  const auto sizes = population_sizes(r.rows, "eval");
+  const auto sizes = population_sizes(r.rows, bench_workload::eval);
   const auto& env = r.environment;
   if (r.flops_per_evaluation <= 0) {
     in.omitted.push_back("roofline chart not drawn: the FLOPs per evaluation of this problem are unknown");
@@ -165,8 +166,8 @@ void roofline_plot(const bench_report& r, plot_inputs& in, std::string& gp) {
       "# (rows by GFLOP/s; side 0 = label right of the point, 1 = left, alternating so neighbours do not overlap)\n",
       n);
   std::vector<const bench_row*> points;
-  for (const bench_row* c : configurations(r.rows, "eval"))
-    if (const bench_row* row = find_row(r.rows, *c, "eval", n); row && row->arithmetic_intensity > 0) points.push_back(row);
+  for (const bench_row* c : configurations(r.rows, bench_workload::eval))
+    if (const bench_row* row = find_row(r.rows, *c, bench_workload::eval, n); row && row->arithmetic_intensity > 0) points.push_back(row);
   std::stable_sort(points.begin(), points.end(),
                    [](const bench_row* a, const bench_row* b) { return a->gflop_per_s < b->gflop_per_s; });
   double lo = 1e300, hi = 0, ymax = 0;
@@ -180,7 +181,7 @@ void roofline_plot(const bench_report& r, plot_inputs& in, std::string& gp) {
   // The GPU's memory roof (device copy bandwidth of the device-resident rows); no peak FLOP/s is measured there.
   double gpu_bw = 0;
   for (const bench_row* row : points)
-    if (row->backend == "cuda" && row->tier == "fused") gpu_bw = std::max(gpu_bw, row->copy_gb_per_s);
+    if (row->backend == backend_kind::cuda && row->tier == bench_tier::fused) gpu_bw = std::max(gpu_bw, row->copy_gb_per_s);
   for (const auto& [bw, peak] : roofs) {
     lo = std::min(lo, peak / bw);  // the ridge points
     hi = std::max(hi, peak / bw);

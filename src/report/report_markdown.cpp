@@ -74,7 +74,9 @@ std::string cell(std::string s) {
 
 const char* dagger = "†";
 
-bool is_fused_family(const std::string& tier) { return tier == "fused" || tier == "fused-jit" || tier == "fused-interp"; }
+bool is_fused_family(bench_tier tier) {
+  return tier == bench_tier::fused || tier == bench_tier::fused_jit || tier == bench_tier::fused_interp;
+}
 
 /// The best (at most `threads`) value of a per-thread-count map, 0 when none.
 double at_threads(const std::map<int, double>& m, int threads) {
@@ -84,7 +86,7 @@ double at_threads(const std::map<int, double>& m, int threads) {
   return best;
 }
 
-const bench_row* fastest(const std::vector<bench_row>& rows, const std::string& workload, std::size_t n,
+const bench_row* fastest(const std::vector<bench_row>& rows, bench_workload workload, std::size_t n,
                          bool (*keep)(const bench_row&) = nullptr) {
   const bench_row* best = nullptr;
   for (const auto& row : rows)
@@ -94,7 +96,7 @@ const bench_row* fastest(const std::vector<bench_row>& rows, const std::string& 
   return best;
 }
 
-const bench_row* slowest(const std::vector<bench_row>& rows, const std::string& workload, std::size_t n) {
+const bench_row* slowest(const std::vector<bench_row>& rows, bench_workload workload, std::size_t n) {
   const bench_row* worst = nullptr;
   for (const auto& row : rows)
     if (row.workload == workload && row.population == n && (!worst || row.median_ms > worst->median_ms)) worst = &row;
@@ -102,8 +104,8 @@ const bench_row* slowest(const std::vector<bench_row>& rows, const std::string& 
 }
 
 /// The row of tier `tier` on `backend` with exactly `threads` (any when < 0) at (workload, n).
-const bench_row* row_of(const std::vector<bench_row>& rows, const std::string& tier, const std::string& backend,
-                        int threads, const std::string& workload, std::size_t n) {
+const bench_row* row_of(const std::vector<bench_row>& rows, bench_tier tier, backend_kind backend, int threads,
+                        bench_workload workload, std::size_t n) {
   const bench_row* found = nullptr;
   for (const auto& row : rows)
     if (row.tier == tier && row.backend == backend && row.workload == workload && row.population == n &&
@@ -112,10 +114,14 @@ const bench_row* row_of(const std::vector<bench_row>& rows, const std::string& t
   return found;
 }
 
-bool on_cpu(const bench_row& row) { return row.backend != "cuda"; }
-bool on_gpu(const bench_row& row) { return row.backend == "cuda"; }
-bool on_gpu_resident(const bench_row& row) { return row.backend == "cuda" && row.tier != "fused-transfer"; }
-bool on_gpu_transfer(const bench_row& row) { return row.backend == "cuda" && row.tier == "fused-transfer"; }
+bool on_cpu(const bench_row& row) { return row.backend != backend_kind::cuda; }
+bool on_gpu(const bench_row& row) { return row.backend == backend_kind::cuda; }
+bool on_gpu_resident(const bench_row& row) {
+  return row.backend == backend_kind::cuda && row.tier != bench_tier::fused_transfer;
+}
+bool on_gpu_transfer(const bench_row& row) {
+  return row.backend == backend_kind::cuda && row.tier == bench_tier::fused_transfer;
+}
 
 /// Why a report has no CUDA rows: the environment's "none: reason", else that they were not asked for.
 std::string no_gpu_reason(const bench_report& r) {
@@ -172,20 +178,15 @@ void problem_section(const bench_report& r, std::string& md) {
 
 void tiers_section(const bench_report& r, std::string& md) {
   md += "## Tiers\n\n";
-  std::vector<std::string> seen;
+  std::vector<bench_tier> seen;  // in report order (row_rank's tier order)
   for (const auto& row : r.rows)
     if (std::find(seen.begin(), seen.end(), row.tier) == seen.end()) seen.push_back(row.tier);
-  std::stable_sort(seen.begin(), seen.end(), [&](const std::string& a, const std::string& b) {
-    bench_row ra, rb;
-    ra.tier = a;
-    rb.tier = b;
-    return row_rank(ra) < row_rank(rb);
-  });
-  for (const auto& t : seen) {
+  std::sort(seen.begin(), seen.end());
+  for (const bench_tier t : seen) {
     const std::string text = tier_explanation(t);
-    md += fmt::format("- **{}** — {}.\n", t, text.empty() ? "(no description)" : text);
+    md += fmt::format("- **{}** — {}.\n", to_string(t), text.empty() ? "(no description)" : text);
   }
-  const auto has = [&](const std::string& t) { return std::find(seen.begin(), seen.end(), t) != seen.end(); };
+  const auto has = [&](bench_tier t) { return std::find(seen.begin(), seen.end(), t) != seen.end(); };
   const bool gpu = std::any_of(r.rows.begin(), r.rows.end(), on_gpu);
   if (!gpu)
     md += fmt::format("- **fused CUDA float / double** (evaluation with and without host↔device transfer) — not run: "
@@ -195,10 +196,10 @@ void tiers_section(const bench_report& r, std::string& md) {
     md += fmt::format("- **fused CUDA** rows here are in {0}; the other precision is a second run with `--precision "
                       "{1}`, compared with `ga-bench --compare`.\n",
                       r.precision, r.precision == "float" ? "double" : "float");
-  if (!has("unfused") && !has("interpreter"))
+  if (!has(bench_tier::unfused) && !has(bench_tier::interpreter))
     md += "- **unfused** — not run: only the seed problems and expression problems have an unfused (NumPy-style) "
           "evaluator.\n";
-  if (!has("fused-jit") && !has("fused-interp"))
+  if (!has(bench_tier::fused_jit) && !has(bench_tier::fused_interp))
     md += "- **JIT-compiled expression** — not applicable: this is a compiled built-in problem; expression problems "
           "(configs/expr-*.yaml) get a fused-jit tier and its compile time.\n";
   md += "\n";
@@ -218,11 +219,11 @@ void method_section(const bench_report& r, std::string& md) {
       r.warmup, r.warmup == 1 ? "" : "s", r.min_repeats, r.min_time_s, 100 * noisy_spread_limit, dagger);
 }
 
-void workload_section(const bench_report& r, const std::string& workload, std::string& md) {
+void workload_section(const bench_report& r, bench_workload workload, std::string& md) {
   const auto configs = configurations(r.rows, workload);
   if (configs.empty()) return;
   const auto sizes = population_sizes(r.rows, workload);
-  const bool eval = workload == "eval";
+  const bool eval = workload == bench_workload::eval;
   md += eval ? "## Evaluation only\n\n" : "## Full generation\n\n";
   md += eval ? "Objective, constraints, total violation and rank key of the whole population.\n\n"
              : "Selection, crossover, mutation, repair, evaluation, elitism and statistics: one generation.\n\n";
@@ -274,8 +275,8 @@ std::optional<std::size_t> gpu_wins_from(const bench_report& r, const std::vecto
                                          bool (*gpu)(const bench_row&)) {
   std::optional<std::size_t> from;
   for (const auto m : sizes) {
-    const bench_row* g = fastest(r.rows, "eval", m, gpu);
-    const bench_row* c = fastest(r.rows, "eval", m, on_cpu);
+    const bench_row* g = fastest(r.rows, bench_workload::eval, m, gpu);
+    const bench_row* c = fastest(r.rows, bench_workload::eval, m, on_cpu);
     if (!g || !c) continue;
     if (g->median_ms < c->median_ms) {
       if (!from) from = m;
@@ -290,8 +291,8 @@ std::optional<std::size_t> gpu_wins_from(const bench_report& r, const std::vecto
 void gpu_sentences(const bench_report& r, const std::vector<std::size_t>& sizes, std::vector<std::string>& s) {
   if (sizes.empty()) return;
   const std::size_t n = sizes.back();
-  const bench_row* g = fastest(r.rows, "eval", n, on_gpu_resident);
-  const bench_row* c = fastest(r.rows, "eval", n, on_cpu);
+  const bench_row* g = fastest(r.rows, bench_workload::eval, n, on_gpu_resident);
+  const bench_row* c = fastest(r.rows, bench_workload::eval, n, on_cpu);
   const auto from = gpu_wins_from(r, sizes, on_gpu_resident);
   if (g && c)
     s.push_back(fmt::format(
@@ -305,7 +306,7 @@ void gpu_sentences(const bench_report& r, const std::vector<std::size_t>& sizes,
                              : ""));
   if (std::any_of(r.rows.begin(), r.rows.end(), on_gpu_transfer)) {
     const auto from_t = gpu_wins_from(r, sizes, on_gpu_transfer);
-    const bench_row* t = fastest(r.rows, "eval", n, on_gpu_transfer);
+    const bench_row* t = fastest(r.rows, bench_workload::eval, n, on_gpu_transfer);
     s.push_back(from_t ? fmt::format("Copying the population to the device and back on every call (fused-transfer) "
                                      "still wins from N = {}{}.",
                                      with_commas(*from_t),
@@ -315,8 +316,8 @@ void gpu_sentences(const bench_report& r, const std::vector<std::size_t>& sizes,
                                      "(fused-transfer), the GPU does not beat the CPU: the host link, not the GPU, "
                                      "sets the pace — keep the population on the device for the whole run."));
   }
-  const bench_row* gg = fastest(r.rows, "generation", n, on_gpu_resident);
-  const bench_row* cg = fastest(r.rows, "generation", n, on_cpu);
+  const bench_row* gg = fastest(r.rows, bench_workload::generation, n, on_gpu_resident);
+  const bench_row* cg = fastest(r.rows, bench_workload::generation, n, on_cpu);
   if (gg && cg)
     s.push_back(fmt::format("A full generation on the GPU at N = {} takes {}, {} the best CPU generation ({}).",
                             with_commas(n), human_time_ms(gg->median_ms), times(cg->median_ms / gg->median_ms),
@@ -328,11 +329,11 @@ void gpu_sentences(const bench_report& r, const std::vector<std::size_t>& sizes,
 std::string what_this_means(const bench_report& r) {
   std::vector<std::string> s;  // sentences
   const auto& env = r.environment;
-  const auto eval_sizes = population_sizes(r.rows, "eval");
+  const auto eval_sizes = population_sizes(r.rows, bench_workload::eval);
   if (!eval_sizes.empty()) {
     const std::size_t n = eval_sizes.back();
-    const bench_row* best = fastest(r.rows, "eval", n, on_cpu);
-    const bench_row* worst = slowest(r.rows, "eval", n);
+    const bench_row* best = fastest(r.rows, bench_workload::eval, n, on_cpu);
+    const bench_row* worst = slowest(r.rows, bench_workload::eval, n);
     if (best && worst && best != worst) {
       std::string t = fmt::format("At N = {}, the fastest evaluation is **{}** at {} per call ({} individuals/s), "
                                   "{} faster than the slowest ({})",
@@ -395,29 +396,30 @@ std::string what_this_means(const bench_report& r) {
     // Fusion alone: one thread, fused against unfused.
     const bench_row* unfused = nullptr;
     for (const auto& row : r.rows)
-      if (row.workload == "eval" && row.population == n && is_unfused_tier(row.tier)) unfused = &row;
+      if (row.workload == bench_workload::eval && row.population == n && is_unfused_tier(row.tier)) unfused = &row;
     const bench_row* fused1 = nullptr;
-    for (const char* tier : {"fused", "fused-jit"})
-      for (const char* backend : {"serial", "tbb"})
-        if (!fused1) fused1 = row_of(r.rows, tier, backend, 1, "eval", n);
+    for (const bench_tier tier : {bench_tier::fused, bench_tier::fused_jit})
+      for (const backend_kind backend : {backend_kind::serial, backend_kind::tbb})
+        if (!fused1) fused1 = row_of(r.rows, tier, backend, 1, bench_workload::eval, n);
     if (unfused && fused1) {
       const double x = unfused->median_ms / fused1->median_ms;
       s.push_back(x >= 1 ? fmt::format("Fusion alone (one thread, {} against {}) is worth {}: the unfused tier makes a "
                                        "pass over memory per operation and writes a temporary each time, so it moves "
                                        "many times the {} bytes per individual that one fused pass needs.",
-                                       row_label(*fused1), unfused->tier, times(x), amount(double(fused1->bytes) / double(n)))
+                                       row_label(*fused1), to_string(unfused->tier), times(x), amount(double(fused1->bytes) / double(n)))
                          : fmt::format("On one thread {} is not faster than {} here ({} its speed).", row_label(*fused1),
-                                       unfused->tier, times(x)));
+                                       to_string(unfused->tier), times(x)));
     }
     // Threads: the most threads of the fused family against one thread of the same tier.
     const bench_row* many = nullptr;
     for (const auto& row : r.rows)
-      if (row.workload == "eval" && row.population == n && row.backend == "tbb" && is_fused_family(row.tier) &&
+      if (row.workload == bench_workload::eval && row.population == n && row.backend == backend_kind::tbb &&
+          is_fused_family(row.tier) &&
           (!many || row.threads > many->threads))
         many = &row;
     if (many && many->threads > 1) {
-      const bench_row* one = row_of(r.rows, many->tier, "tbb", 1, "eval", n);
-      if (!one) one = row_of(r.rows, many->tier, "serial", -1, "eval", n);
+      const bench_row* one = row_of(r.rows, many->tier, backend_kind::tbb, 1, bench_workload::eval, n);
+      if (!one) one = row_of(r.rows, many->tier, backend_kind::serial, -1, bench_workload::eval, n);
       if (one) {
         const double x = one->median_ms / many->median_ms;
         const std::string why =
@@ -435,8 +437,8 @@ std::string what_this_means(const bench_report& r) {
       // From which size the threads pay off.
       std::optional<std::size_t> from;
       for (const auto m : eval_sizes) {
-        const bench_row* p = row_of(r.rows, many->tier, "tbb", many->threads, "eval", m);
-        const bench_row* q = row_of(r.rows, many->tier, "serial", -1, "eval", m);
+        const bench_row* p = row_of(r.rows, many->tier, backend_kind::tbb, many->threads, bench_workload::eval, m);
+        const bench_row* q = row_of(r.rows, many->tier, backend_kind::serial, -1, bench_workload::eval, m);
         if (p && q && p->median_ms < q->median_ms) {
           from = m;
           break;
@@ -449,13 +451,13 @@ std::string what_this_means(const bench_report& r) {
     }
   }
   // A generation against an evaluation.
-  const auto gen_sizes = population_sizes(r.rows, "generation");
+  const auto gen_sizes = population_sizes(r.rows, bench_workload::generation);
   if (!gen_sizes.empty()) {
     const std::size_t n = gen_sizes.back();
-    if (const bench_row* g = fastest(r.rows, "generation", n, on_cpu)) {
+    if (const bench_row* g = fastest(r.rows, bench_workload::generation, n, on_cpu)) {
       std::string t = fmt::format("A full generation at N = {} takes {} with **{}** ({} individuals/s)", with_commas(n),
                                   human_time_ms(g->median_ms), row_label(*g), rate(g->individuals_per_s));
-      if (const bench_row* e = find_row(r.rows, *g, "eval", n))
+      if (const bench_row* e = find_row(r.rows, *g, bench_workload::eval, n))
         t += fmt::format(", {} the time of evaluating the population with the same configuration: {}", times(g->median_ms / e->median_ms),
                          g->median_ms > 3 * e->median_ms
                              ? "selection, crossover, mutation and their random numbers, not the fitness function, "
@@ -476,15 +478,17 @@ std::string what_this_means(const bench_report& r) {
   }
   // The JIT.
   const bool expression = std::any_of(r.rows.begin(), r.rows.end(), [](const bench_row& row) {
-    return row.tier == "fused-jit" || row.tier == "fused-interp";
+    return row.tier == bench_tier::fused_jit || row.tier == bench_tier::fused_interp;
   });
   if (expression && r.jit_compile_cold_s > 0 && !gen_sizes.empty()) {
     const std::size_t n = gen_sizes.back();
     const bench_row* jit = nullptr;
     for (const auto& row : r.rows)
-      if (row.tier == "fused-jit" && row.workload == "generation" && row.population == n && (!jit || row.threads > jit->threads))
+      if (row.tier == bench_tier::fused_jit && row.workload == bench_workload::generation && row.population == n &&
+          (!jit || row.threads > jit->threads))
         jit = &row;
-    const bench_row* interp = jit ? row_of(r.rows, "fused-interp", jit->backend, jit->threads, "generation", n) : nullptr;
+    const bench_row* interp = jit ? row_of(r.rows, bench_tier::fused_interp, jit->backend, jit->threads,
+                                                  bench_workload::generation, n) : nullptr;
     if (jit && interp) {
       const double saved = interp->median_ms - jit->median_ms;
       s.push_back(saved > 0
@@ -516,8 +520,8 @@ std::string format_report_markdown(const bench_report& r, const markdown_options
   problem_section(r, md);
   tiers_section(r, md);
   method_section(r, md);
-  workload_section(r, "eval", md);
-  workload_section(r, "generation", md);
+  workload_section(r, bench_workload::eval, md);
+  workload_section(r, bench_workload::generation, md);
   if (r.rows.empty()) md += "No rows were measured (see the notes).\n\n";
 
   md += "## What this means\n\n" + what_this_means(r) + "\n\n";

@@ -8,17 +8,17 @@
 
 namespace fusedga {
 
-bool is_unfused_tier(const std::string& tier) { return tier == "unfused" || tier == "interpreter"; }
+bool is_unfused_tier(bench_tier tier) { return tier == bench_tier::unfused || tier == bench_tier::interpreter; }
 
 void derive_row_metrics(bench_report& r) {
-  std::map<std::pair<std::string, std::size_t>, double> slowest;  // (workload, N) -> slowest median
+  std::map<std::pair<bench_workload, std::size_t>, double> slowest;  // (workload, N) -> slowest median
   std::map<std::size_t, double> object, unfused;                  // N -> eval median
   for (const auto& row : r.rows) {
     if (row.median_ms <= 0) continue;
     double& s = slowest[{row.workload, row.population}];
     s = std::max(s, row.median_ms);
-    if (row.workload != "eval") continue;
-    if (row.tier == "object") object[row.population] = row.median_ms;
+    if (row.workload != bench_workload::eval) continue;
+    if (row.tier == bench_tier::object) object[row.population] = row.median_ms;
     if (is_unfused_tier(row.tier)) unfused[row.population] = row.median_ms;
   }
   const auto ratio = [](const std::map<std::size_t, double>& base, const bench_row& row) -> std::optional<double> {
@@ -27,7 +27,7 @@ void derive_row_metrics(bench_report& r) {
     return it->second / row.median_ms;
   };
   for (auto& row : r.rows) {
-    const bool eval = row.workload == "eval";
+    const bool eval = row.workload == bench_workload::eval;
     row.speedup_vs_object = eval ? ratio(object, row) : std::nullopt;
     row.speedup_vs_unfused = eval ? ratio(unfused, row) : std::nullopt;
     row.speedup_vs_slowest = std::nullopt;
@@ -47,23 +47,23 @@ void derive_row_metrics(bench_report& r) {
 }
 
 std::string row_label(const bench_row& row, bool ascii) {
-  if (row.tier == "object" || is_unfused_tier(row.tier)) return row.tier;
-  std::string backend = row.backend == "tbb" ? "TBB" : row.backend == "cuda" ? "CUDA" : row.backend;
-  if (row.backend == "tbb") backend += fmt::format(ascii ? " x{}" : " ×{}", row.threads);
-  return row.tier + " " + backend;
+  if (row.tier == bench_tier::object || is_unfused_tier(row.tier)) return to_string(row.tier);
+  std::string backend = row.backend == backend_kind::tbb    ? "TBB"
+                        : row.backend == backend_kind::cuda ? "CUDA"
+                                                            : to_string(row.backend);
+  if (row.backend == backend_kind::tbb) backend += fmt::format(ascii ? " x{}" : " ×{}", row.threads);
+  return std::string(to_string(row.tier)) + " " + backend;
 }
 
 int row_rank(const bench_row& row) {
-  // Baselines, then the fused family; within a tier serial before TBB by thread count, then CUDA.
-  static const std::vector<std::string> order{"object",    "unfused",        "interpreter", "fused-interp",
-                                              "fused",     "fused-transfer", "fused-jit",   "builtin"};
-  const auto it = std::find(order.begin(), order.end(), row.tier);
-  const int tier = it == order.end() ? static_cast<int>(order.size()) : static_cast<int>(it - order.begin());
-  const int backend = row.backend == "serial" ? 0 : row.backend == "tbb" ? 1 : 2;
+  // Baselines, then the fused family (bench_tier's declaration order); within a tier serial before TBB by thread
+  // count, then CUDA.
+  const int tier = static_cast<int>(row.tier);
+  const int backend = row.backend == backend_kind::serial ? 0 : row.backend == backend_kind::tbb ? 1 : 2;
   return tier * 1000000 + backend * 100000 + std::min(row.threads, 99999);
 }
 
-std::vector<const bench_row*> configurations(const std::vector<bench_row>& rows, const std::string& workload) {
+std::vector<const bench_row*> configurations(const std::vector<bench_row>& rows, bench_workload workload) {
   std::vector<const bench_row*> out;
   for (const auto& row : rows) {
     if (row.workload != workload) continue;
@@ -76,41 +76,45 @@ std::vector<const bench_row*> configurations(const std::vector<bench_row>& rows,
   return out;
 }
 
-std::string tier_explanation(const std::string& tier) {
-  if (tier == "object")
-    return "object-per-individual scalar code: a heap-allocated std::vector of genes and a virtual call per individual "
-           "(the DEAP/OpenGA way), one thread";
-  if (tier == "unfused")
-    return "unfused vectorized: one full pass over the population per arithmetic operation, each writing a fresh "
-           "temporary array (the NumPy way), one thread";
-  if (tier == "interpreter")
-    return "unfused vectorized for an expression problem: the expression interpreter over the whole population, one "
-           "pass and one temporary per AST node, one thread";
-  if (tier == "fused")
-    return "fused: the engine's passes, objective, constraints and violation computed in one SIMD pass with no "
-           "temporaries (serial, oneTBB with the given thread count, or CUDA with the population resident on the GPU)";
-  if (tier == "fused-transfer")
-    return "fused CUDA with the population copied host→device before and device→host after every call (pinned "
-           "memory): what a caller whose population lives on the host pays";
-  if (tier == "fused-jit")
-    return "fused with the JIT-compiled expression problem: generated C++ compiled at run time, inside the engine's "
-           "fused passes (compile time reported separately)";
-  if (tier == "fused-interp")
-    return "fused engine passes with the expression interpreter evaluating each tile (no compiler needed)";
-  if (tier == "builtin") return "the compiled built-in problem with the same GA settings, for the JIT/built-in ratio";
+std::string tier_explanation(bench_tier tier) {
+  switch (tier) {
+    case bench_tier::object:
+      return "object-per-individual scalar code: a heap-allocated std::vector of genes and a virtual call per individual "
+             "(the DEAP/OpenGA way), one thread";
+    case bench_tier::unfused:
+      return "unfused vectorized: one full pass over the population per arithmetic operation, each writing a fresh "
+             "temporary array (the NumPy way), one thread";
+    case bench_tier::interpreter:
+      return "unfused vectorized for an expression problem: the expression interpreter over the whole population, one "
+             "pass and one temporary per AST node, one thread";
+    case bench_tier::fused:
+      return "fused: the engine's passes, objective, constraints and violation computed in one SIMD pass with no "
+             "temporaries (serial, oneTBB with the given thread count, or CUDA with the population resident on the GPU)";
+    case bench_tier::fused_transfer:
+      return "fused CUDA with the population copied host→device before and device→host after every call (pinned "
+             "memory): what a caller whose population lives on the host pays";
+    case bench_tier::fused_jit:
+      return "fused with the JIT-compiled expression problem: generated C++ compiled at run time, inside the engine's "
+             "fused passes (compile time reported separately)";
+    case bench_tier::fused_interp:
+      return "fused engine passes with the expression interpreter evaluating each tile (no compiler needed)";
+    case bench_tier::builtin:
+      return "the compiled built-in problem with the same GA settings, for the JIT/built-in ratio";
+    case bench_tier::builtin_transfer: return {};
+  }
   return {};
 }
 
-std::vector<std::size_t> population_sizes(const std::vector<bench_row>& rows, const std::string& workload) {
+std::vector<std::size_t> population_sizes(const std::vector<bench_row>& rows, std::optional<bench_workload> workload) {
   std::vector<std::size_t> out;
   for (const auto& row : rows)
-    if (workload.empty() || row.workload == workload) out.push_back(row.population);
+    if (!workload || row.workload == *workload) out.push_back(row.population);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
-const bench_row* find_row(const std::vector<bench_row>& rows, const bench_row& like, const std::string& workload,
+const bench_row* find_row(const std::vector<bench_row>& rows, const bench_row& like, bench_workload workload,
                           std::size_t n) {
   for (const auto& row : rows)
     if (row.workload == workload && row.population == n && row.tier == like.tier && row.backend == like.backend &&

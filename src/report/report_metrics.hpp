@@ -4,6 +4,7 @@
 /// flags, the roofline coordinates, and the tier names and one-line
 /// explanations used by every report writer.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,28 +26,30 @@ namespace fusedga {
  */
 void derive_row_metrics(bench_report& r);
 
-/// Whether `tier` is an unfused baseline ("unfused", or "interpreter" for expression problems).
-bool is_unfused_tier(const std::string& tier);
+/// Whether `tier` is an unfused baseline (unfused, or interpreter for expression problems).
+bool is_unfused_tier(bench_tier tier);
 
 /// Display name of a row's configuration: "object", "unfused", "fused serial", "fused TBB ×2",
 /// "fused-jit TBB ×2", ... (`ascii`: "x2" instead of "×2", for plots).
 std::string row_label(const bench_row& row, bool ascii = false);
 
-/// Sort rank of a row's configuration: baselines first (slowest expected), then fused by backend and threads.
+/// Sort rank of a row's configuration: by tier in bench_tier's (report) order, baselines first (slowest expected),
+/// then within a tier serial, TBB by threads, CUDA.
 int row_rank(const bench_row& row);
 
 /// The distinct configurations (tier, backend, threads) of `rows` for `workload`, in row_rank order;
 /// each entry is the first row of that configuration.
-std::vector<const bench_row*> configurations(const std::vector<bench_row>& rows, const std::string& workload);
+std::vector<const bench_row*> configurations(const std::vector<bench_row>& rows, bench_workload workload);
 
-/// One line explaining a tier (by tier name, e.g. "object", "fused-jit"); empty for an unknown name.
-std::string tier_explanation(const std::string& tier);
+/// One line explaining a tier; empty for builtin_transfer (no description yet).
+std::string tier_explanation(bench_tier tier);
 
 /// The population sizes of `rows` (optionally of one workload), ascending, distinct.
-std::vector<std::size_t> population_sizes(const std::vector<bench_row>& rows, const std::string& workload = "");
+std::vector<std::size_t> population_sizes(const std::vector<bench_row>& rows,
+                                          std::optional<bench_workload> workload = std::nullopt);
 
 /// The row of configuration `like` (tier, backend, threads) for `workload` at N = `n`, or nullptr.
-const bench_row* find_row(const std::vector<bench_row>& rows, const bench_row& like, const std::string& workload,
+const bench_row* find_row(const std::vector<bench_row>& rows, const bench_row& like, bench_workload workload,
                           std::size_t n);
 
 }  // namespace fusedga

@@ -21,9 +21,9 @@ namespace fs = std::filesystem;
 inline fusedga::bench_row row(const std::string& tier, const std::string& workload, const std::string& backend,
                               int threads, std::size_t n, double median_ms, double spread = 0.1) {
   fusedga::bench_row r;
-  r.tier = tier;
-  r.workload = workload;
-  r.backend = backend;
+  r.tier = fusedga::parse_bench_tier(tier);
+  r.workload = fusedga::parse_bench_workload(workload);
+  r.backend = fusedga::parse_bench_backend(backend);
   r.threads = threads;
   r.population = n;
   r.repeats = 5;
@@ -33,7 +33,7 @@ inline fusedga::bench_row row(const std::string& tier, const std::string& worklo
   r.p10_ms = r.min_ms;  // so the spread is `spread`
   r.p90_ms = r.max_ms;
   r.individuals_per_s = double(n) / (median_ms * 1e-3);
-  r.bytes = (workload == "eval" ? 48 : 120) * std::uint64_t(n);
+  r.bytes = (r.workload == fusedga::bench_workload::eval ? 48 : 120) * std::uint64_t(n);
   r.gb_per_s = double(r.bytes) / (median_ms * 1e-3) / 1e9;
   r.copy_gb_per_s = threads >= 2 ? 30 : 20;
   r.copy_fraction = r.gb_per_s / r.copy_gb_per_s;
@@ -94,7 +94,7 @@ inline fusedga::bench_report tiny_report_with_gpu() {
   r.environment.gpu = "NVIDIA Test GPU (compute 9.0), driver CUDA 12.4";
   const auto add = [&](const char* tier, const char* workload, std::size_t n, double ms) {
     fusedga::bench_row x = row(tier, workload, "cuda", 1, n, ms);
-    x.copy_gb_per_s = std::string(tier) == "fused" ? 2000 : 0;
+    x.copy_gb_per_s = x.tier == fusedga::bench_tier::fused ? 2000 : 0;
     x.copy_fraction = x.copy_gb_per_s > 0 ? x.gb_per_s / x.copy_gb_per_s : 0;
     r.rows.push_back(x);
   };

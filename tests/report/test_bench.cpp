@@ -266,13 +266,13 @@ TEST_CASE("run_bench fills rows, speedups and notes, and the writers format them
     CHECK(row.median_ms >= row.min_ms);
     CHECK(row.max_ms >= row.median_ms);
     CHECK(row.bytes > 0);
-    if (row.workload == "eval") {
+    if (row.workload == bench_workload::eval) {
       CHECK(row.speedup_vs_unfused.has_value());
       CHECK(row.speedup_vs_object.has_value() == (row.population == 200));
       CHECK(row.bytes == evaluation_traffic({64, 1, 8, 8}, row.population).total());
     } else {
       CHECK_FALSE(row.speedup_vs_object.has_value());
-      CHECK(row.tier == "fused");
+      CHECK(row.tier == bench_tier::fused);
     }
   }
   const bool object_note = std::any_of(r.notes.begin(), r.notes.end(),

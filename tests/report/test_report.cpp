@@ -217,7 +217,7 @@ TEST_CASE("write_report_dir writes every file, and CSV and JSON agree row by row
   CHECK(j["environment"]["copy_bandwidth_gb_per_s"]["1"] == 20.0);
   REQUIRE(j["rows"].size() == r.rows.size());
   for (std::size_t i = 0; i < r.rows.size(); ++i) {  // in the report's order, with the measured values
-    CHECK(j["rows"][i]["tier"] == r.rows[i].tier);
+    CHECK(j["rows"][i]["tier"] == to_string(r.rows[i].tier));
     CHECK(j["rows"][i]["population"] == r.rows[i].population);
     CHECK(j["rows"][i]["median_ms"] == r.rows[i].median_ms);
   }
@@ -256,7 +256,7 @@ TEST_CASE("report.md: environment, tiers, tables and the generated explanation",
   }
   SECTION("every tier explained in one line, the CUDA tier said not run") {
     for (const char* t : {"object", "unfused", "fused"}) {
-      const std::string line = std::string("- **") + t + "** — " + tier_explanation(t) + ".\n";
+      const std::string line = std::string("- **") + t + "** — " + tier_explanation(parse_bench_tier(t)) + ".\n";
       CHECK(has(md, line));
     }
     CHECK(has(md, "- **fused CUDA float / double** (evaluation with and without host↔device transfer) — not run"));
@@ -334,7 +334,8 @@ TEST_CASE("what this means: compute-bound, threads that do not help, no FLOP cou
   }
   SECTION("faster than the copy probe: said so, not called 'close to' the roof") {
     for (auto& row : r.rows)
-      if (row.backend == "tbb" && row.threads == 2 && row.workload == "eval" && row.population == 10000)
+      if (row.backend == backend_kind::tbb && row.threads == 2 && row.workload == bench_workload::eval &&
+          row.population == 10000)
         row.copy_fraction = 1.3;
     derive_row_metrics(r);
     // d = 3 doubles read, 24 bytes written: half reads, so the probe is what was off.
@@ -347,7 +348,8 @@ TEST_CASE("what this means: compute-bound, threads that do not help, no FLOP cou
   }
   SECTION("two threads as fast as one") {
     for (auto& row : r.rows)
-      if (row.backend == "tbb" && row.threads == 2 && row.workload == "eval" && row.population == 10000)
+      if (row.backend == backend_kind::tbb && row.threads == 2 && row.workload == bench_workload::eval &&
+          row.population == 10000)
         row = report_test::row("fused", "eval", "tbb", 2, 10000, 0.06);
     derive_row_metrics(r);
     const std::string text = what_this_means(r);
@@ -388,7 +390,7 @@ TEST_CASE("CUDA rows: tiers, tables, where the GPU wins, and its roof", "[report
   const std::string md = format_report_markdown(r, {});
   CHECK(has(md, "| GPU | NVIDIA Test GPU (compute 9.0), driver CUDA 12.4 |"));
   CHECK(has(md, "| GPU copy bandwidth (cudaMemcpy device to device, measured) | 2000.0 GB/s |"));
-  CHECK(has(md, "- **fused-transfer** — " + tier_explanation("fused-transfer") + ".\n"));
+  CHECK(has(md, "- **fused-transfer** — " + tier_explanation(bench_tier::fused_transfer) + ".\n"));
   CHECK(has(md, "- **fused CUDA** rows here are in double; the other precision is a second run with `--precision "
                 "float`"));
   CHECK_FALSE(has(md, "not run: no GPU backend"));
@@ -635,21 +637,21 @@ TEST_CASE("compare_reports: per-row ratios of two saved runs, by hand", "[report
 
   const comparison c = compare_reports(ra, rb);
   REQUIRE(c.matched.size() == 3);  // in A's order
-  CHECK(c.matched[0].a.tier == "fused");
-  CHECK(c.matched[0].a.workload == "eval");
-  CHECK(c.matched[0].a.backend == "serial");
+  CHECK(c.matched[0].a.tier == bench_tier::fused);
+  CHECK(c.matched[0].a.workload == bench_workload::eval);
+  CHECK(c.matched[0].a.backend == backend_kind::serial);
   CHECK(c.matched[0].ratio == Approx(0.5));  // B 1 ms / A 2 ms
   CHECK(c.matched[0].speedup == Approx(2.0));
-  CHECK(c.matched[1].a.backend == "tbb");
+  CHECK(c.matched[1].a.backend == backend_kind::tbb);
   CHECK(c.matched[1].ratio == Approx(4.0));  // B 4 ms / A 1 ms
   CHECK(c.matched[1].speedup == Approx(0.25));
-  CHECK(c.matched[2].a.workload == "generation");
+  CHECK(c.matched[2].a.workload == bench_workload::generation);
   CHECK(c.matched[2].ratio == Approx(0.125));
   CHECK(c.matched[2].speedup == Approx(8.0));
   REQUIRE(c.only_a.size() == 1);
-  CHECK(c.only_a[0].tier == "object");
+  CHECK(c.only_a[0].tier == bench_tier::object);
   REQUIRE(c.only_b.size() == 1);
-  CHECK(c.only_b[0].tier == "unfused");
+  CHECK(c.only_b[0].tier == bench_tier::unfused);
 
   const std::string text = format_comparison(ra, rb, c);
   CHECK(has(text, "A: " + a.string() + " (seed/constrained-quadratic, double, CPU A, schema 2)"));
@@ -670,10 +672,11 @@ TEST_CASE("compare_reports: repeated keys match in order, mismatched problems wa
   a.problem = "p";
   b.problem = "q";
   a.precision = b.precision = "double";
-  a.rows = {{"fused", "eval", "serial", 1, 10, 1.0, false}, {"fused", "eval", "serial", 1, 10, 3.0, false}};
-  b.rows = {{"fused", "eval", "serial", 1, 10, 2.0, false},
-            {"fused", "eval", "serial", 1, 10, 6.0, false},
-            {"fused", "eval", "serial", 1, 10, 9.0, false}};
+  a.rows = {{bench_tier::fused, bench_workload::eval, backend_kind::serial, 1, 10, 1.0, false},
+            {bench_tier::fused, bench_workload::eval, backend_kind::serial, 1, 10, 3.0, false}};
+  b.rows = {{bench_tier::fused, bench_workload::eval, backend_kind::serial, 1, 10, 2.0, false},
+            {bench_tier::fused, bench_workload::eval, backend_kind::serial, 1, 10, 6.0, false},
+            {bench_tier::fused, bench_workload::eval, backend_kind::serial, 1, 10, 9.0, false}};
   const comparison c = compare_reports(a, b);
   REQUIRE(c.matched.size() == 2);
   CHECK(c.matched[0].ratio == Approx(2.0));
