@@ -10,6 +10,7 @@
 
 #include "fusedga/core/error.hpp"
 #include "fusedga/core/gene_view.hpp"
+#include "fusedga/core/macros.hpp"
 #include "fusedga/core/problem_traits.hpp"
 
 namespace fusedga {
@@ -21,23 +22,25 @@ template <class Problem>
 struct host_evaluable : std::true_type {};
 
 /// The `G` of one checking evaluation: records which indices were written, and the first one outside [0, count).
+/// Plain pointers and FUSEDGA_HD members, so a problem's FUSEDGA_HD constraint functions may write into it under
+/// nvcc too (it only ever runs on the host).
 struct counting_sink {
-  std::vector<char>* written;  ///< size count; written[j] = 1 once g[j] was assigned
-  int* bad_index;              ///< first index outside [0, count), or -1
-
+  char* written;   ///< count flags; written[j] = 1 once g[j] was assigned
+  int count;       ///< the declared count
+  int* bad_index;  ///< first index outside [0, count), or -1
   struct slot {
     const counting_sink* sink;
     int j;
     template <class V>
-    void operator=(V) const {
-      if (j < 0 || j >= static_cast<int>(sink->written->size())) {
+    FUSEDGA_HD void operator=(V) const {
+      if (j < 0 || j >= sink->count) {
         if (*sink->bad_index < 0) *sink->bad_index = j;
       } else {
-        (*sink->written)[static_cast<std::size_t>(j)] = 1;
+        sink->written[j] = 1;
       }
     }
   };
-  slot operator[](int j) const { return slot{this, j}; }
+  FUSEDGA_HD slot operator[](int j) const { return slot{this, j}; }
 };
 
 /// Throws config_error when `write(sink)` wrote an index outside [0, count) or left one of them unwritten.
@@ -46,7 +49,7 @@ void check_constraint_family(const std::string& problem_name, const char* count_
                              int count, Write write) {
   std::vector<char> written(static_cast<std::size_t>(count > 0 ? count : 0), 0);
   int bad = -1;
-  counting_sink sink{&written, &bad};
+  counting_sink sink{written.data(), count, &bad};
   write(sink);
   const std::string declared = std::string(count_name) + "() is " + std::to_string(count);
   if (bad >= 0)
