@@ -16,9 +16,9 @@
 #include "fusedga/core/error.hpp"
 #include "fusedga/engine/operator_parameters.hpp"
 #include "fusedga/engine/validate.hpp"
+#include "fusedga/expr/parse.hpp"
 #include "fusedga/operators/catalog.hpp"
 #include "fusedga/operators/operator_text.hpp"
-#include "fusedga/expr/parse.hpp"
 
 namespace fusedga {
 
@@ -30,7 +30,7 @@ using detail::yaml_map;
 
 const std::vector<std::string> top_level_keys = {"problem", "ga", "stop", "backend", "precision", "threads", "output"};
 const std::vector<std::string> builtin_problem_keys = {"builtin", "params"};
-const std::vector<std::string> expression_problem_keys = {"name",      "sense",     "variables", "constants",
+const std::vector<std::string> expression_problem_keys = {"name",      "sense",       "variables", "constants",
                                                           "objective", "constraints", "engine"};
 const std::vector<std::string> vector_variable_keys = {"size", "bounds"};
 const std::vector<std::string> ga_keys = {"population", "generations", "seed",    "selection",
@@ -115,7 +115,8 @@ std::pair<double, double> read_bound_pair(const located& v) {
   const located hi(v.node()[1], v.path() + "[1]", v.node()[1].Mark(), v.source());
   const double l = detail::read_number(lo, detail::any_number(), "a finite number");
   const double h = detail::read_number(hi, detail::any_number(), "a finite number");
-  if (l > h) v.fail("expected " + expect + ", got lower " + detail::number_text(l) + " > upper " + detail::number_text(h));
+  if (l > h)
+    v.fail("expected " + expect + ", got lower " + detail::number_text(l) + " > upper " + detail::number_text(h));
   return {l, h};
 }
 
@@ -123,7 +124,8 @@ std::pair<double, double> read_bound_pair(const located& v) {
 /// also be a list of n pairs, one per element).
 std::vector<expr::variable_decl> read_variables(const located& section) {
   const yaml_map vars(section, {"NAME: [lower, upper]", "NAME: {size: n, bounds: [lower, upper]}"});
-  if (vars.keys().empty()) section.expected("a map of variables (NAME: [lower, upper] or NAME: {size: n, bounds: [lower, upper]})");
+  if (vars.keys().empty())
+    section.expected("a map of variables (NAME: [lower, upper] or NAME: {size: n, bounds: [lower, upper]})");
   std::vector<expr::variable_decl> out;
   for (const std::string& name : vars.keys()) {
     const located v = *vars.get(name);
@@ -144,7 +146,8 @@ std::vector<expr::variable_decl> read_variables(const located& section) {
         if (static_cast<int>(b.size()) != d.size)
           bounds->expected("a list of " + std::to_string(d.size) + " [lower, upper] pairs (one per element)");
         for (std::size_t k = 0; k < b.size(); ++k) {
-          const auto [lo, hi] = read_bound_pair(located(b[k], bounds->path() + "[" + std::to_string(k) + "]", b[k].Mark(), v.source()));
+          const auto [lo, hi] =
+              read_bound_pair(located(b[k], bounds->path() + "[" + std::to_string(k) + "]", b[k].Mark(), v.source()));
           d.lower.push_back(lo);
           d.upper.push_back(hi);
         }
@@ -169,18 +172,24 @@ void read_expression_problem(const yaml_map& problem, problem_config& out) {
   const auto objective = problem.get("objective");
   const auto variables = problem.get("variables");
   if (!objective || !variables)
-    problem.self().fail(std::string("expected ") + (variables ? "objective:" : objective ? "variables:" : "variables: and objective:") +
+    problem.self().fail(std::string("expected ") +
+                        (variables   ? "objective:"
+                         : objective ? "variables:"
+                                     : "variables: and objective:") +
                         " for an expression problem (or builtin: NAME for a built-in problem)");
   expr::problem_source src;
   src.file = problem.self().source().file();
   if (const auto sense = problem.get("sense"))
-    src.sense = detail::read_enum(*sense, choice_list<Sense>{{"minimize", Sense::minimize}, {"maximize", Sense::maximize}});
+    src.sense =
+        detail::read_enum(*sense, choice_list<Sense>{{"minimize", Sense::minimize}, {"maximize", Sense::maximize}});
   src.variables = read_variables(*variables);
   if (const auto constants = problem.get("constants")) {
     const yaml_map m(*constants, {"NAME: number"});
     for (const std::string& name : m.keys()) {
       const located c = *m.get(name);
-      src.constants.push_back({name, detail::read_number(c, detail::any_number(), "a finite number"), c.path(),
+      src.constants.push_back({name,
+                               detail::read_number(c, detail::any_number(), "a finite number"),
+                               c.path(),
                                {c.mark().line + 1, c.mark().column + 1}});
     }
   }
@@ -195,7 +204,7 @@ void read_expression_problem(const yaml_map& problem, problem_config& out) {
   }
   if (const auto engine = problem.get("engine"))
     out.engine = detail::read_enum(*engine, by_name(std::vector{expression_engine::automatic, expression_engine::jit,
-                                                               expression_engine::interpreter}));
+                                                                expression_engine::interpreter}));
   if (const auto name = problem.get("name")) {
     out.builtin = detail::read_string(*name, "a problem name");
   } else {
@@ -358,7 +367,8 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
                          "an integer in [0, population - 1 = " + std::to_string(out.population - 1) + "]"));
   else
     out.elitism = std::min(out.elitism, out.population - 1);  // the default never exceeds a tiny population
-  if (const auto constraints = get("constraint_handling")) read_constraint_handling(*constraints, problem, out.constraints);
+  if (const auto constraints = get("constraint_handling"))
+    read_constraint_handling(*constraints, problem, out.constraints);
 }
 
 /// `stop:` — each rule optional; null = off.
@@ -420,10 +430,16 @@ run_config load_config(const std::string& path, const std::vector<std::string>& 
   if (std::filesystem::is_directory(path, ec)) throw config_error(path + ": cannot read config file: is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw config_error(path + ": cannot read config file: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Bounded: a config is a few KiB, and /dev/zero or a mistaken data file must fail fast, not fill memory.
+  constexpr std::size_t limit = std::size_t(16) << 20;
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > limit) throw config_error(path + ": not a config file: larger than 16 MiB");
+  }
   if (in.bad()) throw config_error(path + ": cannot read config file: " + std::strerror(errno));
-  return parse_config(text.str(), path, overrides);
+  return parse_config(text, path, overrides);
 }
 
 const char* default_config_yaml() { return embedded_default; }

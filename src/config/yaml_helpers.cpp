@@ -55,7 +55,6 @@ std::string trim(const std::string& s) {
   return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
 }
 
-
 }  // namespace
 
 // ---------------------------------------------------------------- config_source
@@ -251,7 +250,54 @@ std::string read_string(const located& v, const std::string& expect) {
 
 // ---------------------------------------------------------------- documents and overrides
 
+namespace {
+
+YAML::Mark mark_at(std::size_t pos, int line, int column) {
+  YAML::Mark m;
+  m.pos = static_cast<int>(pos);
+  m.line = line;
+  m.column = column;
+  return m;
+}
+
+/// Text yaml-cpp 0.7 must not see: a NUL byte (binary data), and a ',' as the first token of a document, on which
+/// `YAML::LoadAll` loops forever, allocating (its parser returns a document without consuming the token).
+void reject_unparsable(const std::string& text, const config_source& source) {
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {
+    const int line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n'));
+    const std::size_t line_start = text.rfind('\n', nul) == std::string::npos ? 0 : text.rfind('\n', nul) + 1;
+    source.fail("", mark_at(nul, line, static_cast<int>(nul - line_start)),
+                "binary data (a NUL byte); expected a YAML text file");
+  }
+  bool document_start = true;  // until the first token of the current document
+  int line = 0;
+  for (std::size_t begin = 0; begin < text.size(); ++line) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    std::size_t col = begin;
+    const bool marker =
+        end - begin >= 3 && (text.compare(begin, 3, "---") == 0 || text.compare(begin, 3, "...") == 0) &&
+        (end - begin == 3 || text[begin + 3] == ' ' || text[begin + 3] == '\t' || text[begin + 3] == '\r');
+    if (marker) {
+      document_start = true;
+      col = begin + 3;
+    }
+    if (document_start && !(col < end && text[col] == '%')) {  // directives come before a document's content
+      while (col < end && (text[col] == ' ' || text[col] == '\t' || text[col] == '\r')) ++col;
+      if (col < end && text[col] != '#') {
+        if (text[col] == ',')
+          source.fail("", mark_at(col, line, static_cast<int>(col - begin)),
+                      "invalid YAML: ',' outside a flow collection ([...] or {...})");
+        document_start = false;
+      }
+    }
+    begin = end + 1;
+  }
+}
+
+}  // namespace
+
 YAML::Node load_document(const std::string& text, const config_source& source) {
+  reject_unparsable(text, source);
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(text);

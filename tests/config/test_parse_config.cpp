@@ -244,13 +244,16 @@ TEST_CASE("error: missing problem, or an incomplete expression problem", "[confi
                               ")) or an expression problem (variables:, objective:, ...), got nothing";
   CHECK(error_of("ga: {}\n") == "run.yaml:1:1: " + missing);
   CHECK(error_of("threads: 2\nproblem:\n") == "run.yaml:2:1: " + missing);
-  CHECK(error_of("problem:\n  objective: x + y\n") ==
-        "run.yaml:2:3: problem: expected variables: for an expression problem (or builtin: NAME for a built-in problem)");
-  CHECK(error_of("problem:\n  variables: {x: [0, 1]}\n") ==
-        "run.yaml:2:3: problem: expected objective: for an expression problem (or builtin: NAME for a built-in problem)");
-  CHECK(error_of("problem:\n  builtn: seed/gene-sum\n")
-            .find("run.yaml:2:3: problem.builtn: unknown key, expected one of (builtin, params, name, sense, variables, "
-                  "constants, objective, constraints, engine); did you mean builtin?") != std::string::npos);
+  CHECK(
+      error_of("problem:\n  objective: x + y\n") ==
+      "run.yaml:2:3: problem: expected variables: for an expression problem (or builtin: NAME for a built-in problem)");
+  CHECK(
+      error_of("problem:\n  variables: {x: [0, 1]}\n") ==
+      "run.yaml:2:3: problem: expected objective: for an expression problem (or builtin: NAME for a built-in problem)");
+  CHECK(
+      error_of("problem:\n  builtn: seed/gene-sum\n")
+          .find("run.yaml:2:3: problem.builtn: unknown key, expected one of (builtin, params, name, sense, variables, "
+                "constants, objective, constraints, engine); did you mean builtin?") != std::string::npos);
 }
 
 TEST_CASE("error: unknown operator name", "[config][errors]") {
@@ -355,7 +358,8 @@ TEST_CASE("error: operator parameters outside the table's ranges", "[config][err
         "run.yaml:2:25: ga.crossover.alpha: expected a number >= 0, got -1");
   CHECK(error_of(quadratic + "ga: {constraint_handling: {weight: 0}}\n") ==
         "run.yaml:2:36: ga.constraint_handling.weight: expected a number > 0, got 0");
-  const run_config c = parse_config(quadratic + "ga: {mutation: {type: gaussian, sigma: 0.25, rate: auto}}\n", "run.yaml");
+  const run_config c =
+      parse_config(quadratic + "ga: {mutation: {type: gaussian, sigma: 0.25, rate: auto}}\n", "run.yaml");
   CHECK(c.ga.mutation.kind == mutation_kind::gaussian);
   CHECK(c.ga.mutation.sigma == 0.25);
   CHECK_FALSE(c.ga.mutation.rate.has_value());
@@ -450,4 +454,31 @@ TEST_CASE("load_config reads a file and names it in errors", "[config][file]") {
   CHECK_THROWS_WITH(load_config(missing), missing + ": cannot read config file: No such file or directory");
   CHECK_THROWS_WITH(load_config(dir.string()), dir.string() + ": cannot read config file: is a directory");
   std::filesystem::remove_all(dir);
+}
+
+// yaml-cpp 0.7's LoadAll loops forever (allocating) on a ',' that starts a document: refused before it runs.
+TEST_CASE("error: a ',' starting a document is refused", "[config][errors]") {
+  const std::string flow = "invalid YAML: ',' outside a flow collection ([...] or {...})";
+  CHECK(error_of(",") == "run.yaml:1:1: " + flow);
+  CHECK(error_of("# comment\n\n  , a\n") == "run.yaml:3:3: " + flow);
+  CHECK(error_of("--- ,\n") == "run.yaml:1:5: " + flow);
+  CHECK(error_of(quadratic + "---\n# second\n,\n") == "run.yaml:4:1: " + flow);
+  // a ',' later in a document reaches the YAML parser, which reports it
+  CHECK(error_of("a: 1\n, b\n").find("invalid YAML") != std::string::npos);
+  // and commas inside flow collections and block scalars are text as usual
+  CHECK(error_of(quadratic + "ga: {population: 10, generations: 5}\n") == "(no error)");
+}
+
+TEST_CASE("error: binary data is named, with where", "[config][errors]") {
+  CHECK(error_of(std::string("problem:\n  b\0x", 14)) ==
+        "run.yaml:2:4: binary data (a NUL byte); expected a YAML text file");
+}
+
+TEST_CASE("error: an endless or huge config file fails fast", "[config][errors]") {
+  try {
+    load_config("/dev/zero");
+    FAIL("no error");
+  } catch (const config_error& e) {
+    CHECK(std::string(e.what()) == "/dev/zero: not a config file: larger than 16 MiB");
+  }
 }
