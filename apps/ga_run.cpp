@@ -1,25 +1,25 @@
 // ga-run: solve a problem described by a YAML config (DESIGN.md, "YAML config").
 // Thin: parses arguments, calls the library, prints and writes results.
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
 #include "app_main.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/result_writer.hpp"
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
+#include "fusedga/engine/operator_parameters.hpp"
 #include "fusedga/expr/codegen.hpp"
 #include "fusedga/expr/parse.hpp"
-#include "fusedga/engine/operator_parameters.hpp"
 #include "fusedga/operators/catalog.hpp"
 #include "fusedga/operators/operator_text.hpp"
 #include "io/atomic_file.hpp"
@@ -43,8 +43,8 @@ class progress_line {
     if (s.generation != 0 && s.generation != generations_ && now - last_ < std::chrono::milliseconds(100)) return;
     last_ = now;
     const double rate = s.elapsed_s > 0 ? static_cast<double>(s.evaluations) / s.elapsed_s : 0.0;
-    std::fprintf(stderr, "\rgeneration %d/%d  best %.10g  feasible %5.1f%%  %.3g evals/s   ", s.generation, generations_,
-                 s.best_objective, 100.0 * s.feasible_fraction, rate);
+    std::fprintf(stderr, "\rgeneration %d/%d  best %.10g  feasible %5.1f%%  %.3g evals/s   ", s.generation,
+                 generations_, s.best_objective, 100.0 * s.feasible_fraction, rate);
     std::fflush(stderr);
     shown_ = true;
   }
@@ -112,7 +112,8 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
   fmt::print("engine       {}\n", plan.reason);
   if (emit_source) {
     const std::string real = fusedga::to_string(cfg.precision);
-    fmt::print("\n{}", plan.gpu ? fusedga::expr::generate_device_source(p, real) : fusedga::expr::generate_source(p, real));
+    fmt::print("\n{}",
+               plan.gpu ? fusedga::expr::generate_device_source(p, real) : fusedga::expr::generate_source(p, real));
   }
 }
 
@@ -167,6 +168,15 @@ int run(int argc, char** argv) {
   }
   if (!out_path.empty()) cfg.output.result = out_path;
   if (!history_path.empty()) cfg.output.history = history_path;
+  // Before the first generation: a run must not end by failing to write what it found.
+  for (const auto& path : {cfg.output.result, cfg.output.history}) {
+    if (!path) continue;
+    try {
+      fusedga::check_writable(*path);
+    } catch (const fusedga::error& e) {
+      throw fusedga::config_error(std::string(e.what()) + " (checked before running)");
+    }
+  }
 
   std::string notice;
   cfg.backend = fusedga::resolve_backend(cfg, &notice);
@@ -186,11 +196,24 @@ int run(int argc, char** argv) {
 
   const fusedga::run_info info{cfg.problem.builtin, fusedga::to_string(cfg.backend), threads,
                                fusedga::to_string(cfg.precision), cfg.ga.seed};
-  if (cfg.output.result) fusedga::write_file_atomic(*cfg.output.result, fusedga::result_json(result, info));
-  if (cfg.output.history) fusedga::write_file_atomic(*cfg.output.history, fusedga::history_csv(result));
+  // Write what can be written: a failing result file does not keep the history (or the summary) from being written.
+  bool write_failed = false;
+  const auto write = [&](const std::optional<std::string>& path, const auto& content) {
+    if (!path) return;
+    try {
+      fusedga::write_file_atomic(*path, content());
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "ga-run: {}\n", e.what());
+      write_failed = true;
+    }
+  };
+  write(cfg.output.result, [&] { return fusedga::result_json(result, info); });
+  write(cfg.output.history, [&] { return fusedga::history_csv(result); });
   if (!quiet) print_summary(result, info);
+  if (write_failed) return 1;  // each failure was printed above
   if (result.reason == fusedga::stop_reason::interrupted) {
-    if (!quiet) fmt::print(stderr, "interrupted: stopped after generation {}; results so far written\n", result.generations);
+    if (!quiet)
+      fmt::print(stderr, "interrupted: stopped after generation {}; results so far written\n", result.generations);
     return 130;
   }
   return 0;

@@ -19,6 +19,7 @@
 #include "fusedga/expr/parse.hpp"
 #include "fusedga/operators/catalog.hpp"
 #include "fusedga/operators/operator_text.hpp"
+#include "text/utf8.hpp"
 
 namespace fusedga {
 
@@ -207,9 +208,12 @@ void read_expression_problem(const yaml_map& problem, problem_config& out) {
                                                                 expression_engine::interpreter}));
   if (const auto name = problem.get("name")) {
     out.builtin = detail::read_string(*name, "a problem name");
+    if (!detail::valid_utf8(out.builtin))
+      name->fail("expected a problem name in UTF-8 (it is written to the result JSON), got invalid UTF-8");
   } else {
     const std::filesystem::path file(src.file);
-    out.builtin = file.has_stem() && src.file.front() != '<' ? file.stem().string() : "expression";
+    const bool usable = file.has_stem() && src.file.front() != '<' && detail::valid_utf8(file.stem().string());
+    out.builtin = usable ? file.stem().string() : "expression";
   }
   out.expression = std::make_shared<const expr::program>(expr::parse_program(src));
 }

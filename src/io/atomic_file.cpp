@@ -19,6 +19,17 @@ namespace {
 }
 }  // namespace
 
+void check_writable(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw error("cannot write " + path + ": it is a directory");
+  std::string tmpl = path + ".tmp.XXXXXX";
+  const int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) fail(path, "creating a temporary file", errno);
+  ::close(fd);
+  ::unlink(tmpl.c_str());
+}
+
 void write_file_atomic(const std::string& path, const std::string& content) {
   std::string tmpl = path + ".tmp.XXXXXX";
   const int fd = ::mkstemp(tmpl.data());

@@ -123,12 +123,18 @@ TEST_CASE("ga-run config errors exit 2 with file:line:col and leave outputs unto
   CHECK_THAT(m.err, Catch::Contains("missing.yaml"));
 }
 
-TEST_CASE("ga-run fails with exit 1 when the result cannot be written", "[ga-run]") {
+TEST_CASE("ga-run checks its output paths before the first generation", "[ga-run]") {
   scratch_dir dir;
-  const outcome r = ga_run(dir, "--quiet --set ga.generations=2 --out " + (dir / "no/such/dir/r.json").string());
-  CHECK(r.exit_code == 1);
-  CHECK_THAT(r.err, Catch::Contains("cannot write"));
+  // 10^9 generations: the run would not end, so passing means the check came first
+  const std::string run = "--quiet --set ga.population=10 --set ga.generations=1000000000 ";
+  const outcome r = ga_run(dir, run + "--out " + (dir / "no/such/dir/r.json").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("cannot write") && Catch::Contains("checked before running"));
   CHECK_FALSE(fs::exists(dir / "no"));
+  const outcome h = ga_run(dir, run + "--out " + (dir / "r.json").string() + " --history " + dir.path.string());
+  CHECK(h.exit_code == 2);
+  CHECK_THAT(h.err, Catch::Contains("it is a directory"));
+  CHECK_FALSE(fs::exists(dir / "r.json"));
 }
 
 TEST_CASE("ga-run stops on Ctrl-C at the end of a generation and still writes the results", "[ga-run]") {

@@ -15,6 +15,7 @@
 #include "fusedga/engine/validate.hpp"
 #include "fusedga/operators/catalog.hpp"
 #include "fusedga/operators/operator_text.hpp"
+#include "text/utf8.hpp"
 
 using namespace fusedga;
 
@@ -481,4 +482,24 @@ TEST_CASE("error: an endless or huge config file fails fast", "[config][errors]"
   } catch (const config_error& e) {
     CHECK(std::string(e.what()) == "/dev/zero: not a config file: larger than 16 MiB");
   }
+}
+
+TEST_CASE("error: a problem name that is not UTF-8", "[config][errors]") {
+  const std::string expr = "problem:\n  name: \"bad\xff\"\n  variables: {x: [0, 1]}\n  objective: \"x\"\n";
+  CHECK(error_of(expr) ==
+        "run.yaml:2:9: problem.name: expected a problem name in UTF-8 (it is written to the result "
+        "JSON), got invalid UTF-8");
+}
+
+TEST_CASE("valid_utf8 follows RFC 3629", "[config]") {
+  using fusedga::detail::valid_utf8;
+  CHECK(valid_utf8(""));
+  CHECK(valid_utf8("seed/gene-sum"));
+  CHECK(valid_utf8("\xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));  // été € 😀
+  CHECK_FALSE(valid_utf8("\xff"));                                       // never a UTF-8 byte
+  CHECK_FALSE(valid_utf8("\xc3"));                                       // truncated
+  CHECK_FALSE(valid_utf8("\xc0\xaf"));                                   // overlong '/'
+  CHECK_FALSE(valid_utf8("\xed\xa0\x80"));                               // surrogate U+D800
+  CHECK_FALSE(valid_utf8("\xf4\x90\x80\x80"));                           // above U+10FFFF
+  CHECK_FALSE(valid_utf8("a\x80" "b"));                                     // lone continuation byte
 }
