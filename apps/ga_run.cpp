@@ -1,9 +1,7 @@
 // ga-run: solve a problem described by a YAML config (DESIGN.md, "YAML config").
 // Thin: parses arguments, calls the library, prints and writes results.
-#include <fmt/format.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -11,6 +9,9 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "app_main.hpp"
 #include "fusedga/config/registry.hpp"

@@ -27,17 +27,22 @@ bool runs_on_gpu(const run_config& cfg) {
 expression_plan plan_expression(const run_config& cfg) {
   if (runs_on_gpu(cfg)) {
     if (cfg.problem.engine == expression_engine::interpreter)
-      throw config_error(cfg.source + ": problem.engine: interpreter runs on the CPU backends only; use backend: tbb "
-                                      "(or serial), or engine: jit/auto for the GPU JIT");
+      throw config_error(cfg.source +
+                         ": problem.engine: interpreter runs on the CPU backends only; use backend: tbb "
+                         "(or serial), or engine: jit/auto for the GPU JIT");
 #if defined(FUSEDGA_WITH_CUDA)
     return {expression_engine::jit,
-            "gpu jit (backend " + std::string(to_string(cfg.backend)) + "): generated CUDA C++ compiled by NVRTC and "
-            "linked into the fused kernels by nvJitLink (" + expr::device_jit_identity() + ")", true};
+            "gpu jit (backend " + std::string(to_string(cfg.backend)) +
+                "): generated CUDA C++ compiled by NVRTC and "
+                "linked into the fused kernels by nvJitLink (" +
+                expr::device_jit_identity() + ")",
+            true};
 #else
     throw backend_unavailable("backend cuda: this build has no CUDA backend (built backends: serial, tbb)");
 #endif
   }
-  if (cfg.problem.engine == expression_engine::interpreter) return {expression_engine::interpreter, "interpreter (requested)"};
+  if (cfg.problem.engine == expression_engine::interpreter)
+    return {expression_engine::interpreter, "interpreter (requested)"};
   std::string why;
   const std::string compiler = expr::find_compiler({}, &why);
   if (cfg.problem.engine == expression_engine::jit) {
@@ -45,7 +50,8 @@ expression_plan plan_expression(const run_config& cfg) {
       throw config_error(cfg.source + ": problem.engine: jit requested, but no C++ compiler is usable: " + why);
     return {expression_engine::jit, "jit (requested), compiler " + compiler};
   }
-  if (compiler.empty()) return {expression_engine::interpreter, "interpreter (auto: no usable C++ compiler: " + why + ")"};
+  if (compiler.empty())
+    return {expression_engine::interpreter, "interpreter (auto: no usable C++ compiler: " + why + ")"};
   return {expression_engine::jit, "jit (auto: C++ compiler " + compiler + " found)"};
 }
 
@@ -62,7 +68,8 @@ Result run_expression_gpu(const run_config& cfg, const run_hooks& hooks, int& th
   o.on_generation = hooks.on_generation;
   o.interrupt = hooks.interrupt;
   threads = 0;
-  return with_gpu_problem<Real>(p, *module, [&](const auto& problem) { return cuda_solve(problem, o, backend::cuda{}); });
+  return with_gpu_problem<Real>(p, *module,
+                                [&](const auto& problem) { return cuda_solve(problem, o, backend::cuda{}); });
 }
 #endif
 
@@ -77,7 +84,18 @@ Result run_expression(const run_config& cfg, const run_hooks& hooks, int& thread
   if (cfg.problem.engine == expression_engine::automatic && plan.engine == expression_engine::interpreter &&
       hooks.on_notice)
     hooks.on_notice("problem.engine: using the " + plan.reason);
-  const auto e = build_evaluators<Real>(p, plan);
+  std::shared_ptr<evaluators<Real>> e;
+  try {
+    e = build_evaluators<Real>(p, plan);
+  } catch (const error& failure) {
+    // auto promises a run: a JIT that cannot compile or cache (no $HOME, a read-only cache, a broken compiler)
+    // falls back to the interpreter, said in one line. engine: jit keeps the error.
+    if (cfg.problem.engine != expression_engine::automatic || plan.engine != expression_engine::jit) throw;
+    if (hooks.on_notice)
+      hooks.on_notice(std::string("problem.engine: using the interpreter (auto: the JIT failed: ") + failure.what() +
+                      ")");
+    e = build_evaluators<Real>(p, {expression_engine::interpreter, "interpreter", false});
+  }
   return with_problem(p, *e, [&](const auto& problem) { return solve_on(problem, cfg, hooks, threads); });
 }
 

@@ -209,6 +209,20 @@ TEST_CASE("ga-run falls back to the interpreter with a one-line notice when no c
   CHECK_THAT(j.err, Catch::Contains("problem.engine: jit requested, but no C++ compiler is usable"));
 }
 
+TEST_CASE("ga-run falls back to the interpreter when the JIT cache is unusable", "[ga-run][expression]") {
+  scratch_dir dir;
+  const std::string config = std::string(FUSEDGA_SOURCE_DIR) + "/configs/expr-seed-constrained-quadratic.yaml";
+  // neither $XDG_CACHE_HOME nor $HOME: nowhere to keep the compiled problem
+  const outcome r = ga_run(dir, config + " --set ga.generations=5 --backend tbb", "env -u HOME -u XDG_CACHE_HOME");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.err, Catch::StartsWith("problem.engine: using the interpreter (auto: the JIT failed: JIT cache: neither"));
+  CHECK_THAT(r.out, Catch::Contains("generations  5"));
+  // engine: jit keeps the error
+  const outcome j = ga_run(dir, config + " --set problem.engine=jit --backend tbb", "env -u HOME -u XDG_CACHE_HOME");
+  CHECK(j.exit_code != 0);
+  CHECK_THAT(j.err, Catch::Contains("JIT cache: neither"));
+}
+
 TEST_CASE("ga-run --list-operators prints the operator table", "[ga-run][catalog]") {
   scratch_dir dir;
   const outcome r = ga_run(dir, "--list-operators");
