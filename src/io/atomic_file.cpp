@@ -17,23 +17,27 @@ namespace {
 [[noreturn]] void fail(const std::string& path, const char* what, int err) {
   throw error("cannot write " + path + ": " + what + ": " + std::strerror(err));
 }
+/// Creates the temporary beside `path` that write_file_atomic writes first; its name goes to `name`.
+int open_temporary(const std::string& path, std::string& name) {
+  name = path + ".tmp.XXXXXX";
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) fail(path, "creating a temporary file", errno);
+  return fd;
+}
 }  // namespace
 
 void check_writable(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     throw error("cannot write " + path + ": it is a directory");
-  std::string tmpl = path + ".tmp.XXXXXX";
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) fail(path, "creating a temporary file", errno);
-  ::close(fd);
+  std::string tmpl;
+  ::close(open_temporary(path, tmpl));
   ::unlink(tmpl.c_str());
 }
 
 void write_file_atomic(const std::string& path, const std::string& content) {
-  std::string tmpl = path + ".tmp.XXXXXX";
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) fail(path, "creating a temporary file", errno);
+  std::string tmpl;
+  const int fd = open_temporary(path, tmpl);
   const auto cleanup = [&](const char* what) {
     const int err = errno;
     ::close(fd);

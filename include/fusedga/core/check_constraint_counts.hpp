@@ -79,8 +79,10 @@ void check_constraint_counts(const Problem& problem, const std::string& problem_
     using gene = gene_t<Problem>;
     const auto b = problem.bounds();
     std::vector<gene> x(b.lower.size());
-    for (std::size_t j = 0; j < x.size(); ++j)  // midpoint: inside the box, away from singular edges
-      x[j] = static_cast<gene>(b.lower[j] + (b.upper[j] - b.lower[j]) / 2);
+    // Midpoint: inside the box, away from singular edges. Halves added in long double: upper - lower overflows for
+    // wide integer ranges, and for [-max, max] reals.
+    for (std::size_t j = 0; j < x.size(); ++j)
+      x[j] = static_cast<gene>(static_cast<long double>(b.lower[j]) / 2 + static_cast<long double>(b.upper[j]) / 2);
     const gene_view<gene, 1> xv{x.data()};
     if constexpr (detail::has_inequalities<Problem>::value)
       detail::check_constraint_family(problem_name, "inequality_count", "inequalities(x, g)", 'g',

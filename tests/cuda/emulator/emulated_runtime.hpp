@@ -69,14 +69,14 @@ class emulated_runtime {
   }
 
   template <class Key>
-  std::size_t sort_scratch_bytes(const Key*, Key*, const std::uint32_t*, std::uint32_t*, std::size_t) {
+  std::size_t sort_scratch_bytes(const Key*, Key*, const std::uint32_t*, std::uint32_t*, std::size_t n) {
+    order_.resize(n);  // here, as CUB's scratch is sized: no allocation during a generation
     return 0;
   }
   /// cub::DeviceRadixSort::SortPairs: stable, ascending keys.
   template <class Key>
   void sort_pairs(const Key* keys, Key* keys_out, const std::uint32_t* slots, std::uint32_t* slots_out, std::size_t n,
                   void*, std::size_t) {
-    order_.resize(n);
     std::iota(order_.begin(), order_.end(), std::size_t(0));
     std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
     for (std::size_t i = 0; i < n; ++i) {
@@ -92,7 +92,7 @@ class emulated_runtime {
   }
 
  private:
-  std::vector<std::size_t> order_;  // sort scratch (sized on the first generation)
+  std::vector<std::size_t> order_;  // sort scratch (sized by sort_scratch_bytes, before any generation)
 };
 
 }  // namespace cuda_test

@@ -119,7 +119,10 @@ class cuda_executor {
   }
 
   /// Queues the evaluation of the current population without synchronizing (ga-bench's CUDA-event timing).
-  void enqueue_evaluate() { enqueue_evaluation(views_[cur_], true); }
+  void enqueue_evaluate() {
+    rt_.use_device();
+    enqueue_evaluation(views_[cur_], true);
+  }
 
   /// `generation` is also counted on the device (run_state), where the captured graph reads it.
   summary_type next_generation(std::uint32_t /*generation*/) {
