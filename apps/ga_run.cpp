@@ -96,6 +96,23 @@ void explain_operator(const fusedga::operator_family& family, Kind kind, const O
              row.name, params.empty() ? "" : " (" + params + ")", row.source);
 }
 
+/// --explain: population, generations, elitism, restarts and stopping rules, as they will apply.
+void explain_run(const fusedga::ga_options& o) {
+  fmt::print("population   {} (elitism {}), generations {}, seed {}\n", o.population, o.elitism, o.generations, o.seed);
+  if (o.restarts.stall_generations)
+    fmt::print("restarts     after {} generations without improvement, population x{} each time  (IPOP: Auger & "
+               "Hansen 2005)\n",
+               *o.restarts.stall_generations, fusedga::detail::spec_number(o.restarts.population_growth));
+  else
+    fmt::print("restarts     none\n");
+  std::string stop = fmt::format("{} generations", o.generations);
+  if (o.stop.evaluations) stop += fmt::format(", {} evaluations", *o.stop.evaluations);
+  if (o.stop.target) stop += fmt::format(", target {}", fusedga::detail::spec_number(*o.stop.target));
+  if (o.stop.stall_generations) stop += fmt::format(", {} generations without improvement", *o.stop.stall_generations);
+  if (o.stop.time_limit_s) stop += fmt::format(", {} s", fusedga::detail::spec_number(*o.stop.time_limit_s));
+  fmt::print("stop         at the first of: {}\n", stop);
+}
+
 /// --explain: the problem as parsed, and how it will run.
 void explain(const fusedga::run_config& cfg, bool emit_source) {
   fmt::print("problem      {} (from {})\n", cfg.problem.builtin, cfg.source);
@@ -103,6 +120,7 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
   explain_operator(fusedga::crossover_family, cfg.ga.crossover.kind, cfg.ga.crossover);
   explain_operator(fusedga::mutation_family, cfg.ga.mutation.kind, cfg.ga.mutation);
   explain_operator(fusedga::constraint_family, cfg.ga.constraints.rule, cfg.ga.constraints);
+  explain_run(cfg.ga);
   if (!cfg.problem.expression) {
     fmt::print("a built-in problem: compiled C++ in problems/, run by the fused engine\n");
     return;

@@ -34,9 +34,10 @@ const std::vector<std::string> builtin_problem_keys = {"builtin", "params"};
 const std::vector<std::string> expression_problem_keys = {"name",      "sense",       "variables", "constants",
                                                           "objective", "constraints", "engine"};
 const std::vector<std::string> vector_variable_keys = {"size", "bounds"};
-const std::vector<std::string> ga_keys = {"population", "generations", "seed",    "selection",
-                                          "crossover",  "mutation",    "elitism", "constraint_handling"};
-const std::vector<std::string> stop_keys = {"target", "stall_generations", "time_limit_s"};
+const std::vector<std::string> ga_keys = {"population", "generations", "seed",    "selection",           "crossover",
+                                          "mutation",   "elitism",     "restarts", "constraint_handling"};
+const std::vector<std::string> restart_keys = {"stall_generations", "population_growth"};
+const std::vector<std::string> stop_keys = {"target", "stall_generations", "time_limit_s", "evaluations"};
 const std::vector<std::string> output_keys = {"result", "history"};
 
 const char* const embedded_default = R"(# ga-run's embedded default: seed example 2, the constrained quadratic
@@ -53,7 +54,7 @@ ga:
   mutation: {type: polynomial, rate: auto, eta: 20}   # auto = 1/dimension
   elitism: 2
   constraint_handling: {type: feasibility-rules}
-stop: {target: null, stall_generations: null, time_limit_s: null}
+stop: {target: null, stall_generations: null, time_limit_s: null, evaluations: null}
 backend: auto       # serial | tbb | cuda | auto
 precision: double   # double | float
 threads: 0          # 0 = all cores
@@ -348,6 +349,18 @@ void read_constraint_handling(const located& section, const problem_entry& probl
   read_operator_section(section, constraint_family, problem, 0, &out.rule, out);
 }
 
+/// `ga.restarts:` — null = none; else restart after `stall_generations` with the population grown.
+void read_restarts(const located& section, restart_options& out) {
+  if (section.is_null()) return;
+  const yaml_map m(section, restart_keys);
+  m.check_keys(restart_keys);
+  const auto stall = m.get("stall_generations");
+  if (!stall) section.expected("a map with stall_generations (an integer >= 1) and optionally population_growth, or null");
+  out.stall_generations = static_cast<int>(detail::read_int(*stall, detail::integer_at_least(1)));
+  if (const auto growth = m.get("population_growth"))
+    out.population_growth = detail::read_number(*growth, detail::number_in(1, 1e6));
+}
+
 /// `ga:`. Population first: the tournament size and elitism are checked against it.
 void read_ga(const std::optional<located>& section, const problem_entry& problem, ga_options& out) {
   std::optional<yaml_map> m;
@@ -371,12 +384,13 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
                          "an integer in [0, population - 1 = " + std::to_string(out.population - 1) + "]"));
   else
     out.elitism = std::min(out.elitism, out.population - 1);  // the default never exceeds a tiny population
+  if (const auto restarts = get("restarts")) read_restarts(*restarts, out.restarts);
   if (const auto constraints = get("constraint_handling"))
     read_constraint_handling(*constraints, problem, out.constraints);
 }
 
 /// `stop:` — each rule optional; null = off.
-void read_stop(const located& section, stop_options& out) {
+void read_stop(const located& section, std::size_t population, stop_options& out) {
   const yaml_map m(section, stop_keys);
   m.check_keys(stop_keys);
   if (const auto target = m.get("target"); target && !target->is_null())
@@ -386,6 +400,13 @@ void read_stop(const located& section, stop_options& out) {
         static_cast<int>(detail::read_int(*stall, detail::integer_at_least(1), "an integer >= 1 or null"));
   if (const auto limit = m.get("time_limit_s"); limit && !limit->is_null())
     out.time_limit_s = detail::read_number(*limit, detail::number_above(0), "a number of seconds > 0 or null");
+  if (const auto budget = m.get("evaluations"); budget && !budget->is_null()) {
+    // At least the initial population's evaluations; 5e5 is accepted (budgets are written so).
+    detail::number_range range = detail::integer_in(double(population), 9007199254740992.0);  // 2^53
+    range.hi_implicit = true;
+    out.evaluations = static_cast<std::uint64_t>(detail::read_number(
+        *budget, range, "an integer >= population = " + std::to_string(population) + " or null"));
+  }
 }
 
 /// `output:` — file paths, or null for none.
@@ -416,7 +437,8 @@ run_config parse_config(const std::string& text, const std::string& source_name,
   cfg.source = source_name;
   const problem_entry problem = read_problem(sections.get("problem"), top, cfg.problem);
   read_ga(sections.get("ga"), problem, cfg.ga);
-  if (const auto stop = sections.get("stop")) read_stop(*stop, cfg.ga.stop);
+  if (const auto stop = sections.get("stop")) read_stop(*stop, cfg.ga.population, cfg.ga.stop);
+
   if (const auto backend = sections.get("backend"))
     cfg.backend = detail::read_enum(*backend, by_name(std::vector{backend_kind::serial, backend_kind::tbb,
                                                                   backend_kind::cuda, backend_kind::automatic}));

@@ -21,6 +21,7 @@ std::string result_json(const Result& r, const run_info& info) {
       {"evaluations", r.evaluations},
       {"wall_time_s", r.wall_time_s},
       {"stop_reason", to_string(r.reason)},
+      {"restarts", r.restarts},
       {"best", {{"objective", r.objective}, {"violation", r.violation}, {"feasible", r.feasible}, {"genes", genes}}},
       {"history_rows", r.history.size()},
   };

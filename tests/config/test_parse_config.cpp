@@ -202,7 +202,7 @@ TEST_CASE("error: unknown top-level key", "[config][errors]") {
 TEST_CASE("error: unknown nested key (a typo)", "[config][errors]") {
   CHECK(error_of(quadratic + "ga:\n  populaton: 10\n") ==
         "run.yaml:3:3: ga.populaton: unknown key, expected one of (population, generations, seed, selection, "
-        "crossover, mutation, elitism, constraint_handling); did you mean population?");
+        "crossover, mutation, elitism, restarts, constraint_handling); did you mean population?");
 }
 
 TEST_CASE("error: duplicate key", "[config][errors]") {
@@ -421,7 +421,7 @@ TEST_CASE("error: invalid --set value", "[config][set][errors]") {
         "--set ga={population: 1}: ga.population: expected an integer >= 2, got 1");
   CHECK(error_of(quadratic, {"ga.crossovr.type=sbx"}) ==
         "--set ga.crossovr.type=sbx: ga.crossovr: unknown key, expected one of (population, generations, seed, "
-        "selection, crossover, mutation, elitism, constraint_handling); did you mean crossover?");
+        "selection, crossover, mutation, elitism, restarts, constraint_handling); did you mean crossover?");
   CHECK(error_of(quadratic + "ga: {population: 50}\n", {"ga.population.x=3"}) ==
         "--set ga.population.x=3: ga.population: expected a map, got 50");
   CHECK(error_of(quadratic, {"ga.population=[1,"}) ==
@@ -502,4 +502,35 @@ TEST_CASE("valid_utf8 follows RFC 3629", "[config]") {
   CHECK_FALSE(valid_utf8("\xed\xa0\x80"));                               // surrogate U+D800
   CHECK_FALSE(valid_utf8("\xf4\x90\x80\x80"));                           // above U+10FFFF
   CHECK_FALSE(valid_utf8("a\x80" "b"));                                     // lone continuation byte
+}
+
+TEST_CASE("stop.evaluations and ga.restarts are read", "[config][budget][restarts]") {
+  const run_config c = parse_config(
+      "problem: {builtin: seed/constrained-quadratic}\n"
+      "ga: {population: 100, restarts: {stall_generations: 30, population_growth: 1.5}}\n"
+      "stop: {evaluations: 5e5}\n",
+      "run.yaml");
+  REQUIRE(c.ga.stop.evaluations.has_value());
+  CHECK(*c.ga.stop.evaluations == 500000u);
+  REQUIRE(c.ga.restarts.stall_generations.has_value());
+  CHECK(*c.ga.restarts.stall_generations == 30);
+  CHECK(c.ga.restarts.population_growth == 1.5);
+  const run_config d = parse_config("problem: {builtin: seed/constrained-quadratic}\nga: {restarts: null}\n", "run.yaml");
+  CHECK_FALSE(d.ga.restarts.stall_generations.has_value());
+  CHECK_FALSE(d.ga.stop.evaluations.has_value());
+}
+
+TEST_CASE("error: a budget below the population, or malformed restarts", "[config][errors][budget][restarts]") {
+  const std::string head = "problem: {builtin: seed/constrained-quadratic}\nga: {population: 100";
+  CHECK(error_of(head + "}\nstop: {evaluations: 99}\n") ==
+        "run.yaml:3:21: stop.evaluations: expected an integer >= population = 100 or null, got 99");
+  CHECK(error_of(head + "}\nstop: {evaluations: 1000.5}\n") ==
+        "run.yaml:3:21: stop.evaluations: expected an integer >= population = 100 or null, got 1000.5");
+  CHECK_THAT(error_of(head + ", restarts: {population_growth: 2}}\n"), Catch::Contains("ga.restarts") &&
+                                                                          Catch::Contains("stall_generations"));
+  CHECK_THAT(error_of(head + ", restarts: {stall_generations: 0}}\n"),
+             Catch::Contains("ga.restarts.stall_generations: expected an integer >= 1, got 0"));
+  CHECK_THAT(error_of(head + ", restarts: {stall_generations: 5, population_growth: 0.5}}\n"),
+             Catch::Contains("ga.restarts.population_growth: expected a number in [1, 1000000], got 0.5"));
+  CHECK_THAT(error_of(head + ", restarts: {stall: 5}}\n"), Catch::Contains("ga.restarts.stall"));
 }

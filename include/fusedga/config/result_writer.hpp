@@ -19,7 +19,7 @@ struct run_info {
 };
 
 /// Result JSON: problem, backend, threads, precision, seed, generations,
-/// evaluations, wall_time_s, stop_reason, best {objective, violation,
+/// evaluations, wall_time_s, stop_reason, restarts, best {objective, violation,
 /// feasible, genes {name: value}}, and the number of history rows.
 std::string result_json(const Result& r, const run_info& info);
 

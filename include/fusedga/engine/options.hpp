@@ -50,6 +50,23 @@ struct stop_options {
   std::optional<double> target;           ///< stop once the best feasible objective reaches it
   std::optional<int> stall_generations;   ///< stop after this many generations without improvement
   std::optional<double> time_limit_s;     ///< stop after this wall time (checked each generation)
+  /// Budget in objective evaluations, >= population: the run never performs more. The generation
+  /// limit of each (re)start is cut to what the remaining budget pays for, so no generation overshoots.
+  std::optional<std::uint64_t> evaluations;
+};
+
+/**
+ * Restarts on stagnation with a growing population (IPOP: Auger & Hansen 2005,
+ * "A restart CMA evolution strategy with increasing population size", CEC 2005).
+ * When the current population's best has not improved for `stall_generations`,
+ * the run starts afresh: population × `population_growth` (elitism scaled
+ * alike), a seed derived from the run's seed and the restart number. The run's
+ * best-so-far, generation and evaluation counters and history carry over, so a
+ * larger budget never ends worse than a smaller one's best (under the run's ranking).
+ */
+struct restart_options {
+  std::optional<int> stall_generations;  ///< >= 1; empty = no restarts
+  double population_growth = 2;          ///< >= 1
 };
 
 /**
@@ -68,6 +85,7 @@ struct ga_options {
   mutation_options mutation;
   std::size_t elitism = 2;       ///< best individuals copied unchanged into the next generation, < population
   constraint_options constraints;
+  restart_options restarts;
   stop_options stop;
   /// Called on the host after every generation (generation 0 = initial population). May be empty.
   std::function<void(const generation_stats&)> on_generation;

@@ -11,9 +11,9 @@
 namespace fusedga {
 
 /// Why a run ended.
-enum class stop_reason { generations, target, stall, time_limit, interrupted };
+enum class stop_reason { generations, target, stall, time_limit, interrupted, evaluations };
 
-/// "generations", "target", "stall", "time_limit" or "interrupted" (the result JSON's `stop_reason`).
+/// "generations", "target", "stall", "time_limit", "interrupted" or "evaluations" (the result JSON's `stop_reason`).
 inline const char* to_string(stop_reason r) {
   switch (r) {
     case stop_reason::generations: return "generations";
@@ -21,6 +21,7 @@ inline const char* to_string(stop_reason r) {
     case stop_reason::stall: return "stall";
     case stop_reason::time_limit: return "time_limit";
     case stop_reason::interrupted: return "interrupted";
+    case stop_reason::evaluations: return "evaluations";
   }
   return "unknown";
 }
@@ -35,11 +36,12 @@ struct Result {
   double objective = 0;                    ///< its objective, in the problem's sense
   double violation = 0;                    ///< its total violation, >= 0
   bool feasible = false;                   ///< violation == 0
-  int generations = 0;                     ///< generations run (not counting the initial population)
+  int generations = 0;                     ///< generations run (not counting initial populations), over all restarts
   std::uint64_t evaluations = 0;           ///< objective evaluations performed
   double wall_time_s = 0;                  ///< wall time of the whole run, seconds
   stop_reason reason = stop_reason::generations;
-  std::vector<generation_stats> history;   ///< one row per generation, generation 0 first
+  int restarts = 0;                        ///< fresh populations started after the first (restart_options)
+  std::vector<generation_stats> history;   ///< one row per generation, generation 0 first; a restart adds a row for its initial population (same generation number as the row before it)
 };
 
 }  // namespace fusedga

@@ -65,6 +65,16 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
   if (o.stop.stall_generations)
     check_range(*o.stop.stall_generations >= 1, "stop.stall_generations: expected an integer >= 1");
   if (o.stop.time_limit_s) check_range(*o.stop.time_limit_s > 0, "stop.time_limit_s: expected a number of seconds > 0");
+  if (o.stop.evaluations)
+    check_range(*o.stop.evaluations >= o.population,
+                "stop.evaluations: expected an integer >= population = " + std::to_string(o.population) +
+                    " (the initial population is evaluated), got " + std::to_string(*o.stop.evaluations));
+  if (o.restarts.stall_generations)
+    check_range(*o.restarts.stall_generations >= 1, "ga.restarts.stall_generations: expected an integer >= 1, got " +
+                                                        std::to_string(*o.restarts.stall_generations));
+  check_range(o.restarts.population_growth >= 1 && o.restarts.population_growth <= 1e6,
+              "ga.restarts.population_growth: expected a number in [1, 1000000], got " +
+                  detail::spec_number(o.restarts.population_growth));
   detail::check_genes(crossover_family, o.crossover.kind, real_genes);
   detail::check_genes(mutation_family, o.mutation.kind, real_genes);
 }
