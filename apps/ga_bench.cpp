@@ -178,6 +178,10 @@ int run(int argc, char** argv) {
       ->delimiter(',');
   app.add_option("--problems", quality.problems, "--quality: problem ids (config file stems) to run (default all)")
       ->delimiter(',');
+  app.add_option("--peer-jobs", quality.peer_jobs,
+                 "--quality: pymoo runs in this many parallel processes (default 1; more is faster on many cores, but "
+                 "each run's wall time then shares the machine)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--python", quality.python, "--quality: the Python interpreter for the pymoo peer (default python3)");
   app.add_flag("--list", list, "list the built-in problems and exit");
   app.footer(

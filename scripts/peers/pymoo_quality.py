@@ -91,27 +91,39 @@ def main():
     ap.add_argument("--algorithms", default="ga,de")
     ap.add_argument("--eps", type=float, default=1e-4)
     ap.add_argument("--population", type=int, default=100)
+    ap.add_argument("--jobs", type=int, default=1, help="runs in parallel processes (default 1: one after another)")
     a = ap.parse_args()
-    spec = importlib.util.spec_from_file_location("problem", a.module)
+    tasks = [(a.module, name, seed, a.budget, a.eps, a.population)
+             for name in a.algorithms.split(",") for seed in range(1, a.seeds + 1)]
+    if a.jobs > 1:  # runs in parallel processes: each run's wall time then shares the machine
+        import multiprocessing
+        with multiprocessing.Pool(a.jobs) as pool:
+            lines = pool.map(one_run, tasks)
+    else:
+        lines = [one_run(t) for t in tasks]
+    with open(a.out, "w") as out:
+        for line in lines:
+            out.write(line + "\n")
+
+
+def one_run(task):
+    module_path, name, seed, budget, eps, population = task
+    spec = importlib.util.spec_from_file_location("problem", module_path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    with open(a.out, "w") as out:
-        for name in a.algorithms.split(","):
-            for seed in range(1, a.seeds + 1):
-                best = Best()
-                problem = Expression(module, a.eps, best)
-                algorithm = GA(pop_size=a.population) if name == "ga" else DE(pop_size=a.population)
-                start = time.perf_counter()
-                trace = Trace(best, start)
-                minimize(problem, algorithm, ("n_eval", a.budget), seed=seed, callback=trace, verbose=False)
-                wall = time.perf_counter() - start
-                sign = problem.sign
-                # JSON has no inf: no finite point yet is written as objective 0, violation 1e300 (infeasible).
-                rows = [[r[0], r[1], sign * r[2] if np.isfinite(r[2]) else 0.0, r[3] if np.isfinite(r[3]) else 1e300]
-                        for r in trace.rows]
-                out.write(json.dumps({"algorithm": name, "seed": seed, "evaluations": best.evaluations,
-                                      "wall_s": wall, "trace": rows}) + "\n")
-
+    best = Best()
+    problem = Expression(module, eps, best)
+    algorithm = GA(pop_size=population) if name == "ga" else DE(pop_size=population)
+    start = time.perf_counter()
+    trace = Trace(best, start)
+    minimize(problem, algorithm, ("n_eval", budget), seed=seed, callback=trace, verbose=False)
+    wall = time.perf_counter() - start
+    sign = problem.sign
+    # JSON has no inf: no finite point yet is written as objective 0, violation 1e300 (infeasible).
+    rows = [[r[0], r[1], sign * r[2] if np.isfinite(r[2]) else 0.0, r[3] if np.isfinite(r[3]) else 1e300]
+            for r in trace.rows]
+    return json.dumps({"algorithm": name, "seed": seed, "evaluations": best.evaluations, "wall_s": wall,
+                       "trace": rows})
 
 if __name__ == "__main__":
     main()

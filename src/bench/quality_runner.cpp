@@ -53,7 +53,7 @@ std::vector<quality_run> run_pymoo(const quality_options& o, const quality_probl
   const expr::detail::process_result r = expr::detail::run_process(
       {python, o.pymoo_script, "--module", module, "--out", out, "--budget", std::to_string(o.budget), "--seeds",
        std::to_string(o.seeds), "--algorithms", algo_list, "--eps", fmt::format("{:.17g}", eps), "--population",
-       std::to_string(o.peer_population)});
+       std::to_string(o.peer_population), "--jobs", std::to_string(o.peer_jobs)});
   if (r.exit_code != 0) {
     std::string tail = r.output.size() > 400 ? r.output.substr(r.output.size() - 400) : r.output;
     std::replace(tail.begin(), tail.end(), '\n', ' ');

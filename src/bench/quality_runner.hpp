@@ -22,6 +22,7 @@ struct quality_options {
   std::vector<std::string> methods;    ///< method names to run, peers included (empty = all methods, all peers)
   int peer_population = 100;           ///< population of every peer algorithm
   std::string python = "python3";      ///< interpreter for the pymoo peer
+  int peer_jobs = 1;                   ///< pymoo runs in parallel processes (1 = one after another, clean timings)
   std::string pymoo_script;            ///< scripts/peers/pymoo_quality.py; empty = no pymoo peer
   std::string work_dir;                ///< where the generated NumPy modules are written (a temporary folder)
 };

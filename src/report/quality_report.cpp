@@ -203,17 +203,12 @@ report_outcome write_quality_report(const quality_results& r, const std::string&
         std::vector<const quality_run*> runs;
         for (const auto& q : r.runs)
           if (q.problem == p.id && q.method == r.methods[k].name) runs.push_back(&q);
-        dat += fmt::format("# {} by {}\n", r.methods[k].name, by_time ? "seconds" : "evaluations");
-        bool any = false;
+        std::string points;
         for (const curve_point& c : convergence_curve(runs, by_time))
-          if (std::isfinite(c.median_error)) {
-            dat += fmt::format("{:.6g} {:.6g}\n", c.x, std::max(c.median_error, 1e-10));
-            any = true;
-          }
-        if (!any) dat += "# (no feasible median)\n";
-        if (any) drawn[by_time].emplace_back(block, k);
-        dat += "\n\n";
-        ++block;
+          if (std::isfinite(c.median_error)) points += fmt::format("{:.6g} {:.6g}\n", c.x, std::max(c.median_error, 1e-10));
+        if (points.empty()) continue;  // gnuplot counts only blocks with data: write none for an empty curve
+        dat += fmt::format("# {} by {}\n{}\n\n", r.methods[k].name, by_time ? "seconds" : "evaluations", points);
+        drawn[by_time].emplace_back(block++, k);
       }
     }
     if (drawn[0].empty()) continue;  // no method's median was ever feasible: nothing to draw

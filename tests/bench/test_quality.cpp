@@ -21,6 +21,7 @@
 #include "fusedga/core/error.hpp"
 #include "fusedga/expr/interpreter.hpp"
 #include "fusedga/expr/numpy_source.hpp"
+#include "report/plot_gnuplot.hpp"
 
 namespace fs = std::filesystem;
 using namespace fusedga;
@@ -279,4 +280,9 @@ TEST_CASE("quality bench: a tiny --quality run writes a complete report") {
   CHECK(fs::exists(fs::path(dir) / "summary.csv"));
   CHECK(fs::exists(fs::path(dir) / "results.json"));
   CHECK(fs::exists(fs::path(dir) / "plots.gp"));
+  if (!find_gnuplot().empty()) {  // rc10's runs are all feasible: its convergence plot is drawn
+    CHECK_THAT(md, !Catch::Contains("Plots not drawn"));
+    CHECK(fs::exists(fs::path(dir) / "convergence-rc10-process-flow-sheeting.svg"));
+    CHECK_THAT(md, Catch::Contains("![convergence of rc10-process-flow-sheeting](convergence-rc10-process-flow-sheeting.svg)"));
+  }
 }
