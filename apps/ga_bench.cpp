@@ -6,9 +6,13 @@
 //            [--set key=value ...] [--workloads eval,generation]
 //            [--tiers object,unfused,fused] [--json FILE] [--report DIR] [--quiet]
 //   ga-bench --compare A.json B.json
+//   ga-bench --quality SUITE.yaml [--seeds 25] [--budget 500000] [--methods a,b] [--problems a,b]
+//            [--report DIR] [--python python3]      (docs/quality.md)
 //
 // Exit status: 0 ok, 2 usage or config error (unreadable or invalid --compare
 // files included), 1 runtime error.
+
+#include <stdlib.h>  // mkdtemp
 
 #include <algorithm>
 #include <cmath>
@@ -31,6 +35,8 @@
 #include "bench/bench_labels.hpp"
 #include "bench/bench_runner.hpp"
 #include "bench/bench_target.hpp"
+#include "bench/quality_runner.hpp"
+#include "bench/quality_suite.hpp"
 #include "bench/report_flops.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/run_config.hpp"
@@ -39,6 +45,7 @@
 #include "report/bench_json.hpp"
 #include "report/bench_table.hpp"
 #include "report/compare_reports.hpp"
+#include "report/quality_report.hpp"
 #include "report/report_metrics.hpp"
 #include "report/report_writer.hpp"
 
@@ -123,6 +130,8 @@ int run(int argc, char** argv) {
   bool quiet = false;
   bool list = false;
   double stream_mib = 0;
+  std::string quality_suite_path;
+  fusedga::quality_options quality;
 
   app.add_option("problem", target_name, "built-in problem name (e.g. seed/constrained-quadratic) or YAML config file");
   auto* sizes_option =
@@ -157,6 +166,23 @@ int run(int argc, char** argv) {
   app.add_option("--stream-mib", stream_mib, "MiB per array of the copy-bandwidth probe (default max(256, 4 x LLC))")
       ->check(CLI::PositiveNumber);
   app.add_flag("--quiet,-q", quiet, "no progress lines on stderr");
+  app.add_option("--quality", quality_suite_path,
+                 "solution-quality benchmark: run every problem x method x seed of this suite file (e.g. "
+                 "configs/quality/suite.yaml) with the pagmo and pymoo peers; see docs/quality.md");
+  app.add_option("--seeds", quality.seeds, "--quality: seeds per problem and method, 1..N (default 25)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--budget", quality.budget, "--quality: evaluations per run (default 500000)")->check(CLI::PositiveNumber);
+  app.add_option("--methods", quality.methods,
+                 "--quality: methods to run, comma-separated: the suite's methods file names, pagmo-sade, pagmo-de1220, "
+                 "pagmo-gaco, pagmo-cstrs-de, pymoo-ga, pymoo-de (default all)")
+      ->delimiter(',');
+  app.add_option("--problems", quality.problems, "--quality: problem ids (config file stems) to run (default all)")
+      ->delimiter(',');
+  app.add_option("--peer-jobs", quality.peer_jobs,
+                 "--quality: pymoo runs in this many parallel processes (default 1; more is faster on many cores, but "
+                 "each run's wall time then shares the machine)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--python", quality.python, "--quality: the Python interpreter for the pymoo peer (default python3)");
   app.add_flag("--list", list, "list the built-in problems and exit");
   app.footer(
       "Tiers: object = a std::vector per individual and a virtual call each (DEAP/OpenGA style); unfused = one pass per "
@@ -191,6 +217,35 @@ int run(int argc, char** argv) {
     const fusedga::saved_report a = fusedga::load_saved_report(compare_paths.at(0));
     const fusedga::saved_report b = fusedga::load_saved_report(compare_paths.at(1));
     std::cout << fusedga::format_comparison(a, b, fusedga::compare_reports(a, b)) << std::flush;
+    return 0;
+  }
+  if (!quality_suite_path.empty()) {
+    if (!target_name.empty()) throw config_error("--quality SUITE takes no problem argument (use --problems)");
+    if (!report_dir.empty()) fusedga::check_report_dir(report_dir);
+    const fusedga::quality_suite suite = fusedga::load_quality_suite(quality_suite_path);
+    quality.pymoo_script = fusedga::default_pymoo_script();
+    char work[] = "/tmp/fusedga-quality-XXXXXX";
+    if (!::mkdtemp(work)) throw fusedga::error("cannot create a temporary directory for the pymoo peer");
+    quality.work_dir = work;
+    fusedga::quality_results results;
+    try {
+      results = fusedga::run_quality(suite, quality, [quiet](const std::string& line) {
+        if (!quiet) std::cerr << "ga-bench: " << line << std::endl;
+      });
+    } catch (...) {
+      std::filesystem::remove_all(quality.work_dir);
+      throw;
+    }
+    std::filesystem::remove_all(quality.work_dir);
+    std::cout << fusedga::quality_summary_table(results) << std::flush;
+    for (const auto& n : results.notes) std::cout << "note: " << n << "\n";
+    if (!report_dir.empty()) {
+      fusedga::report_options options;
+      options.command = command_line(argc, argv);
+      const fusedga::report_outcome out = fusedga::write_quality_report(results, report_dir, options);
+      for (const auto& n : out.notices) std::cerr << "ga-bench: " << n << "\n";
+      if (!quiet) std::cerr << fmt::format("ga-bench: wrote {}/ ({} files)\n", out.dir, out.files.size());
+    }
     return 0;
   }
   if (target_name.empty()) throw config_error("a built-in problem name or a config file is required (see --help, --list)");

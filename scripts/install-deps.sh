@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake ccache libtbb-dev libyaml-cpp-dev catch2 libcli11-dev libfmt-dev
       nlohmann-json3-dev librandom123-dev libssl-dev
-      gnuplot-nox)  # gnuplot-nox: ga-bench --report plots (optional: reports work without it, with a notice)
+      gnuplot-nox   # gnuplot-nox: ga-bench --report plots (optional: reports work without it, with a notice)
+      libpagmo-dev) # libpagmo-dev: ga-bench --quality's pagmo2 peers (optional at build time)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -13,3 +14,5 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+# pymoo: ga-bench --quality's Python peer (optional at run time: missing -> a notice in the report).
+python3 -c 'import pymoo' >/dev/null 2>&1 || python3 -m pip install -q pymoo >/dev/null 2>&1 || echo "install-deps: pymoo not installed (pip install pymoo); ga-bench --quality runs without it"

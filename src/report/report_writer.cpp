@@ -171,3 +171,64 @@ report_outcome write_report_dir(const bench_report& report, const std::string& d
 }
 
 }  // namespace fusedga
+
+namespace fusedga {
+
+report_outcome write_report_files(const std::string& dir, const report_files& in, const report_options& options) {
+  check_report_dir(dir);
+  const fs::path target = report_path(dir);
+  report_outcome outcome;
+  outcome.dir = target.string();
+  staging_dir staging(target);
+  std::vector<std::string> files;
+  for (const auto& [name, content] : in.files) {
+    write_file(staging.path() / name, content);
+    files.push_back(name);
+  }
+  if (options.plots && !in.plot_script.empty() && !in.images.empty()) {
+    const std::string gnuplot = find_gnuplot(options.gnuplot);
+    if (gnuplot.empty()) {
+      outcome.notices.push_back(
+          "Plots not drawn: gnuplot was not found (install the Debian package gnuplot-nox, or set FUSEDGA_GNUPLOT to "
+          "its path); run `gnuplot " + in.plot_script + "` in this directory to draw them from the data files.");
+    } else {
+      const gnuplot_run run = run_gnuplot(gnuplot, staging.path().string(), in.plot_script, in.images);
+      if (run.ok) {
+        outcome.plotted = true;
+        for (const auto& image : in.images) files.push_back(image);
+      } else {
+        for (const auto& image : in.images) {
+          std::error_code ec;
+          fs::remove(staging.path() / image, ec);
+        }
+        outcome.notices.push_back("Plots not drawn: " + run.message);
+      }
+    }
+  } else if (!options.plots) {
+    outcome.notices.push_back("Plots not drawn: disabled for this run.");
+  }
+  write_file(staging.path() / in.index_name, in.index ? in.index(outcome.notices, outcome.plotted) : std::string());
+  files.push_back(in.index_name);
+
+  std::error_code ec;
+  if (!fs::exists(target, ec)) {
+    (void)::chmod(staging.path().c_str(), 0755);
+    must_rename(staging.path(), target);
+  } else {
+    for (const auto& name : in.known_outputs) {
+      const fs::file_type type = fs::symlink_status(target / name, ec).type();
+      if (type != fs::file_type::not_found && type != fs::file_type::regular && type != fs::file_type::symlink)
+        throw error(fmt::format("cannot replace {}: it is not a regular file (nothing in {} was changed)",
+                                (target / name).string(), target.string()));
+    }
+    for (const auto& name : in.known_outputs)
+      if (std::find(files.begin(), files.end(), name) == files.end()) fs::remove(target / name, ec);
+    for (const auto& name : files)
+      if (name != in.index_name) must_rename(staging.path() / name, target / name);
+    must_rename(staging.path() / in.index_name, target / in.index_name);
+  }
+  outcome.files = files;
+  return outcome;
+}
+
+}  // namespace fusedga

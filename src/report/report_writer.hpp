@@ -4,7 +4,9 @@
 /// results.csv, results.json, and the plots (time, speedup, roofline as PNG
 /// and SVG, with plots.gp and its .dat files) — written all at once.
 
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/bench_record.hpp"
@@ -52,5 +54,28 @@ void check_report_dir(const std::string& dir);
  * @throws config_error as check_report_dir; error when writing or moving fails.
  */
 report_outcome write_report_dir(const bench_report& report, const std::string& dir, const report_options& options = {});
+
+}  // namespace fusedga
+
+namespace fusedga {
+
+/// A report directory's contents, for write_report_files.
+struct report_files {
+  std::vector<std::pair<std::string, std::string>> files;  ///< name -> content (data files, CSV, JSON, plots.gp)
+  std::string plot_script;                                 ///< e.g. "plots.gp" (one of `files`); empty = no plots
+  std::vector<std::string> images;                         ///< the images the script draws
+  std::vector<std::string> known_outputs;                  ///< every name such a report may hold (stale ones removed)
+  /// The index file's name and content, given the plot notices and whether the plots were drawn; written last.
+  std::string index_name = "report.md";
+  std::function<std::string(const std::vector<std::string>& notices, bool plotted)> index;
+};
+
+/**
+ * Writes `in` into `dir` the way write_report_dir does (staging directory, gnuplot run there, then one rename
+ * for a new directory or file-by-file renames with the index last, stale known outputs removed), for reports
+ * other than the speed report (e.g. `ga-bench --quality`).
+ * @throws config_error as check_report_dir; error when writing or moving fails.
+ */
+report_outcome write_report_files(const std::string& dir, const report_files& in, const report_options& options = {});
 
 }  // namespace fusedga

@@ -1,0 +1,288 @@
+// ga-bench --quality: suite files, the f* of the suite's problems, the measure and its aggregates on hand-made
+// histories, the NumPy export and the pagmo adapter against the reference evaluator, and a tiny end-to-end run.
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "bench/quality_metrics.hpp"
+#include "bench/quality_pagmo.hpp"
+#include "bench/quality_runner.hpp"
+#include "bench/quality_suite.hpp"
+#include "fusedga/config/run_config.hpp"
+#include "fusedga/core/error.hpp"
+#include "fusedga/expr/interpreter.hpp"
+#include "fusedga/expr/numpy_source.hpp"
+#include "report/plot_gnuplot.hpp"
+
+namespace fs = std::filesystem;
+using namespace fusedga;
+
+namespace {
+
+const std::string suite_path = std::string(FUSEDGA_SOURCE_DIR) + "/configs/quality/suite.yaml";
+
+/// A fresh temporary directory, removed at the end of the scope.
+struct temp_dir {
+  fs::path path;
+  temp_dir() {
+    std::string t = (fs::temp_directory_path() / "fusedga-quality-test-XXXXXX").string();
+    path = ::mkdtemp(t.data());
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name) << text;
+    return (path / name).string();
+  }
+};
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("quality suite: the shipped suite parses, with its methods") {
+  const quality_suite s = load_quality_suite(suite_path);
+  CHECK(s.tolerance == 1e-4);
+  REQUIRE(s.problems.size() >= 12);
+  REQUIRE(s.methods.size() >= 2);
+  CHECK(s.methods[0].name == "default");
+  CHECK(s.methods[0].overrides.empty());
+  CHECK(s.methods[1].name == "plus-like");
+  CHECK(s.methods[1].overrides == std::vector<std::string>{"ga.elitism=50", "ga.mutation.eta=5"});
+  int with_equalities = 0;
+  for (const quality_problem& q : s.problems) {
+    INFO(q.id);
+    CHECK(fs::exists(q.config));
+    CHECK(q.id.find("g0") != 0);  // not the held-back CEC 2006 set
+    const run_config cfg = load_config(q.config, s.methods[1].overrides);
+    REQUIRE(cfg.problem.expression);
+    CHECK(cfg.ga.elitism == 50);
+    const int d = cfg.problem.expression->dimension();
+    CHECK(d >= 2);
+    CHECK(d <= 30);
+    with_equalities += cfg.problem.expression->equality_count() > 0;
+  }
+  CHECK(with_equalities >= 4);
+}
+
+TEST_CASE("quality suite: mistakes are located config errors") {
+  temp_dir t;
+  t.write("m.yaml", "methods:\n  a: {ga.elitism: 3}\n");
+  t.write("p.yaml", "problem: {name: p, variables: {x: [0, 1]}, objective: \"x\"}\n");
+  const auto fails_with = [&](const std::string& suite, const std::string& what) {
+    const std::string path = t.write("s.yaml", suite);
+    CHECK_THROWS_WITH(load_quality_suite(path), Catch::Contains(what));
+  };
+  fails_with("methods: m.yaml\nproblems:\n  - {config: p.yaml, best_known: 1}\n", "problems[0].source: missing");
+  fails_with("methods: m.yaml\nproblems:\n  - {config: p.yaml, best_known: x, source: s}\n",
+             "s.yaml:3:34: problems[0].best_known: expected a finite number");
+  fails_with("methods: m.yaml\nproblem: []\n", "problem: unknown key");
+  fails_with("methods: nothere.yaml\nproblems: [{config: p.yaml, best_known: 1, source: s}]\n", "cannot read");
+  t.write("bad.yaml", "methods:\n  a: {problem.name: q}\n");
+  fails_with("methods: bad.yaml\nproblems: [{config: p.yaml, best_known: 1, source: s}]\n", "ga.* or stop.* keys only");
+  const std::string ok = t.write("s.yaml", "methods: m.yaml\nproblems: [{config: p.yaml, best_known: 1, source: s}]\n");
+  const quality_suite s = load_quality_suite(ok);
+  REQUIRE(s.problems.size() == 1);
+  CHECK(s.problems[0].id == "p");
+  CHECK(s.methods.at(0).overrides == std::vector<std::string>{"ga.elitism=3"});
+  CHECK_THROWS_WITH(select_by_name(s.problems, {"q"}, "--problems", [](const quality_problem& p) { return p.id; }),
+                    "--problems: unknown name 'q'; expected one of: p");
+}
+
+TEST_CASE("quality suite: each published x* attains f* and is feasible") {
+  const quality_suite s = load_quality_suite(suite_path);
+  int checked = 0;
+  for (const quality_problem& q : s.problems) {
+    if (q.best_x.empty()) continue;
+    INFO(q.id);
+    const run_config cfg = load_config(q.config);
+    const expr::program& p = *cfg.problem.expression;
+    REQUIRE(static_cast<int>(q.best_x.size()) == p.dimension());
+    const double f = expr::reference_objective(p, q.best_x.data());
+    CHECK(std::fabs(f - q.best_known) <= success_threshold(q.best_known, s.tolerance));
+    for (std::size_t k = 0; k < p.constraints.size(); ++k) {
+      const double c = expr::reference_constraint(p, static_cast<int>(k), q.best_x.data());
+      if (p.constraints[k].kind == expr::constraint_kind::inequality) CHECK(c <= 1e-9);
+      else CHECK(std::fabs(c) <= cfg.ga.constraints.equality_tolerance);
+    }
+    ++checked;
+  }
+  CHECK(checked >= 3);
+}
+
+TEST_CASE("quality metrics: error, success and time to target on a hand-made history") {
+  // f* = 10, tolerance 1e-4: threshold 1e-3. Infeasible, then feasible 12, then 10.0005 (success), then a worse
+  // population best that must not undo the best so far.
+  const std::vector<quality_sample> h{{100, 0.1, 5, 2.0}, {200, 0.2, 12, 0}, {300, 0.3, 10.0005, 0}, {400, 0.4, 11, 0}};
+  const quality_run r = assess_run("p", "m", 7, h, 10, false, 1e-4);
+  CHECK(r.feasible);
+  CHECK(r.success);
+  CHECK(r.objective == 10.0005);
+  CHECK(r.error == Approx(0.0005));
+  REQUIRE(r.evaluations_to_target);
+  CHECK(*r.evaluations_to_target == 300);
+  CHECK(*r.seconds_to_target == 0.3);
+  CHECK(r.evaluations == 400);
+  REQUIRE(r.trace_error.size() == 4);
+  CHECK(std::isinf(r.trace_error[0]));
+  CHECK(r.trace_error[1] == Approx(2));
+  CHECK(r.trace_error[3] == Approx(0.0005));
+  // Maximization: error = f* - f; |f*| < 1 makes the threshold absolute (1e-4).
+  const quality_run m = assess_run("p", "m", 1, {{10, 1, 0.49995, 0}}, 0.5, true, 1e-4);
+  CHECK(m.success);
+  const quality_run never = assess_run("p", "m", 1, {{10, 1, 0.4, 0.1}}, 0.5, true, 1e-4);
+  CHECK_FALSE(never.feasible);
+  CHECK(std::isinf(never.error));
+  CHECK_FALSE(never.evaluations_to_target);
+}
+
+TEST_CASE("quality metrics: aggregates per problem and method") {
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<quality_run> runs;
+  const auto add = [&](const char* method, double f, double v, std::uint64_t at, double s) {
+    // f* = 0 (absolute threshold 1e-4); success reached at sample 2 when f <= 1e-4.
+    runs.push_back(assess_run("p", method, runs.size(), {{at / 2, s / 2, 1, v}, {at, s, f, v}}, 0, false, 1e-4, 1000, 1));
+  };
+  add("a", 0, 0, 100, 1.0);
+  add("a", 5e-5, 0, 300, 3.0);
+  add("a", 0.5, 0, 400, 4.0);
+  add("a", 2, 1, 400, 4.0);  // infeasible
+  add("b", 0.25, 0, 10, 1.0);
+  const auto cells = aggregate_runs(runs);
+  REQUIRE(cells.size() == 2);
+  const quality_cell& a = cells[0];
+  CHECK(a.method == "a");
+  CHECK(a.runs == 4);
+  CHECK(a.successes == 2);
+  CHECK(a.success_rate == 0.5);
+  CHECK(a.feasible_rate == 0.75);
+  CHECK(a.best_error == 0);
+  CHECK(a.median_error == Approx((5e-5 + 0.5) / 2));  // sorted: 0, 5e-5, 0.5, inf
+  REQUIRE(a.median_evaluations_to_target);
+  CHECK(*a.median_evaluations_to_target == 200);  // runs reached it at 100 and 300
+  CHECK(*a.median_seconds_to_target == 2.0);
+  CHECK_FALSE(cells[1].median_evaluations_to_target);
+  CHECK(median_of({3, inf, 1}) == 3);
+  CHECK(std::isinf(median_of({1, inf})));
+  // The median curve: at x = 100 evaluations run 1 (error 0) and runs 2-4 (first samples: errors 1, 1, inf).
+  std::vector<const quality_run*> of_a;
+  for (const auto& r : runs)
+    if (r.method == "a") of_a.push_back(&r);
+  const auto curve = convergence_curve(of_a, false, 5);
+  REQUIRE(curve.size() == 5);
+  CHECK(curve.front().x == 50);
+  CHECK(curve.back().x == Approx(400));
+  CHECK(curve.back().median_error == Approx((5e-5 + 0.5) / 2));
+}
+
+TEST_CASE("quality runner: a budget in evaluations becomes generations") {
+  CHECK(generations_for_budget(500000, 100, 2) == 5101);  // 100 + 5101 * 98 = 499998 <= 500000
+  CHECK(generations_for_budget(500000, 100, 50) == 9998);
+  CHECK(generations_for_budget(100, 100, 2) == 0);
+}
+
+TEST_CASE("quality peers: the NumPy export and the pagmo UDP equal the reference evaluator") {
+  const quality_suite s = load_quality_suite(suite_path);
+  const run_config cfg = load_config(s.problems.at(0).config);  // heat exchanger: logs, abs, powers, 8 equalities
+  const expr::program& p = *cfg.problem.expression;
+  std::vector<double> x;
+  for (const auto& v : p.variables)
+    for (int k = 0; k < v.size; ++k) x.push_back(v.lower[k] + 0.37 * (v.upper[k] - v.lower[k]));
+  std::vector<double> want{expr::reference_objective(p, x.data())};
+  std::vector<double> eq, ineq;
+  for (std::size_t k = 0; k < p.constraints.size(); ++k)
+    (p.constraints[k].kind == expr::constraint_kind::equality ? eq : ineq)
+        .push_back(expr::reference_constraint(p, static_cast<int>(k), x.data()));
+  if (pagmo_built()) {
+    std::vector<double> pagmo_order = want;  // pagmo: [f, equalities..., inequalities...]
+    pagmo_order.insert(pagmo_order.end(), eq.begin(), eq.end());
+    pagmo_order.insert(pagmo_order.end(), ineq.begin(), ineq.end());
+    const std::vector<double> got = pagmo_fitness(p, 1e-4, x);
+    REQUIRE(got.size() == pagmo_order.size());
+    for (std::size_t k = 0; k < got.size(); ++k) CHECK(got[k] == pagmo_order[k]);
+  } else {
+    WARN("pagmo not built: its adapter is not checked");
+  }
+  if (std::system("python3 -c 'import numpy' >/dev/null 2>&1") != 0) {
+    WARN("python3 with numpy not found: the NumPy export is not run");
+    return;
+  }
+  temp_dir t;
+  const std::string module = t.write("problem.py", expr::generate_numpy_source(p));
+  std::string point;
+  for (double v : x) point += (point.empty() ? "" : ",") + std::to_string(v);
+  std::ostringstream script;
+  script << "import importlib.util, sys\nspec = importlib.util.spec_from_file_location('m', '" << module << "')\n"
+         << "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+         << "f, G, H = m.evaluate([[" << point << "]])\n"
+         << "print(repr(float(f[0])), *[repr(float(v)) for v in H[0]], *[repr(float(v)) for v in G[0]])\n";
+  const std::string py = t.write("run.py", script.str());
+  // The point printed with 6 decimals: evaluate the reference at the same rounded point.
+  std::vector<double> rounded;
+  for (double v : x) rounded.push_back(std::stod(std::to_string(v)));
+  std::vector<double> ref{expr::reference_objective(p, rounded.data())};
+  for (auto kind : {expr::constraint_kind::equality, expr::constraint_kind::inequality})
+    for (std::size_t k = 0; k < p.constraints.size(); ++k)
+      if (p.constraints[k].kind == kind) ref.push_back(expr::reference_constraint(p, static_cast<int>(k), rounded.data()));
+  FILE* pipe = ::popen(("python3 " + py).c_str(), "r");
+  REQUIRE(pipe);
+  char buffer[4096] = {};
+  const std::size_t n = std::fread(buffer, 1, sizeof buffer - 1, pipe);
+  ::pclose(pipe);
+  std::istringstream values(std::string(buffer, n));
+  for (double r : ref) {
+    double v = 0;
+    REQUIRE(values >> v);
+    CHECK(v == Approx(r).epsilon(1e-12).margin(1e-9));
+  }
+}
+
+TEST_CASE("quality bench: a tiny --quality run writes a complete report") {
+  temp_dir t;
+  const std::string dir = (t.path / "report").string();
+  const std::string command = std::string(FUSEDGA_GA_BENCH) + " --quality " + suite_path +
+                              " --problems rc10-process-flow-sheeting,rc09-process-synthesis-design --seeds 2"
+                              " --budget 3000 --methods default,plus-like,pagmo-gaco,pymoo-ga -q --report " + dir +
+                              " > " + (t.path / "out.txt").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  INFO(read(t.path / "out.txt"));
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  const std::string md = read(fs::path(dir) / "report.md");
+  CHECK_THAT(md, Catch::Contains("## Summary: success rate (feasible rate)"));
+  CHECK_THAT(md, Catch::Contains("| rc09-process-synthesis-design (eq) |"));
+  CHECK_THAT(md, Catch::Contains("## Time to target"));
+  CHECK_THAT(md, Catch::Contains("## Who reached the target"));
+  const std::string runs = read(fs::path(dir) / "runs.csv");
+  // 2 problems x 2 seeds x (2 FusedGA methods + the peers that are present)
+  std::size_t rows = 0;
+  for (char c : runs) rows += c == '\n';
+  std::size_t expected = 2 * 2 * 2 + 1;
+  if (pagmo_built()) expected += 2 * 2;
+  if (md.find("pymoo not run") == std::string::npos) expected += 2 * 2;
+  CHECK(rows == expected);
+  CHECK(fs::exists(fs::path(dir) / "summary.csv"));
+  CHECK(fs::exists(fs::path(dir) / "results.json"));
+  CHECK(fs::exists(fs::path(dir) / "plots.gp"));
+  if (!find_gnuplot().empty()) {  // rc10's runs are all feasible: its convergence plot is drawn
+    CHECK_THAT(md, !Catch::Contains("Plots not drawn"));
+    CHECK(fs::exists(fs::path(dir) / "convergence-rc10-process-flow-sheeting.svg"));
+    CHECK_THAT(md, Catch::Contains("![convergence of rc10-process-flow-sheeting](convergence-rc10-process-flow-sheeting.svg)"));
+  }
+}
