@@ -24,6 +24,8 @@ void for_each_family_options(F&& f) {
   f(crossover_family, o.crossover);
   f(mutation_family, o.mutation);
   f(constraint_family, o.constraints);
+  f(survival_family, o.survival);
+  f(de_family, o.de);
 }
 
 }  // namespace
