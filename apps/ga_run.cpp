@@ -92,7 +92,9 @@ void explain_operator(const fusedga::operator_family& family, Kind kind, const O
   };
   for (const fusedga::parameter_spec& p : family.common) add(p);
   for (const fusedga::parameter_spec& p : row.params) add(p);
-  fmt::print("{:12} {}{}  ({})\n", family.noun == std::string("constraint handling") ? "constraints" : family.noun,
+  const std::string noun = family.noun;
+  fmt::print("{:12} {}{}  ({})\n",
+             noun == "constraint handling" ? "constraints" : noun == "differential evolution" ? "de" : noun,
              row.name, params.empty() ? "" : " (" + params + ")", row.source);
 }
 
@@ -116,9 +118,15 @@ void explain_run(const fusedga::ga_options& o) {
 /// --explain: the problem as parsed, and how it will run.
 void explain(const fusedga::run_config& cfg, bool emit_source) {
   fmt::print("problem      {} (from {})\n", cfg.problem.builtin, cfg.source);
-  explain_operator(fusedga::selection_family, fusedga::selection_kind::tournament, cfg.ga.selection);
-  explain_operator(fusedga::crossover_family, cfg.ga.crossover.kind, cfg.ga.crossover);
-  explain_operator(fusedga::mutation_family, cfg.ga.mutation.kind, cfg.ga.mutation);
+  fmt::print("algorithm    {}\n", fusedga::to_string(cfg.ga.algorithm));
+  if (cfg.ga.algorithm == fusedga::algorithm_kind::de) {
+    explain_operator(fusedga::de_family, cfg.ga.de.strategy, cfg.ga.de);
+  } else {
+    explain_operator(fusedga::selection_family, fusedga::selection_kind::tournament, cfg.ga.selection);
+    explain_operator(fusedga::crossover_family, cfg.ga.crossover.kind, cfg.ga.crossover);
+    explain_operator(fusedga::mutation_family, cfg.ga.mutation.kind, cfg.ga.mutation);
+    explain_operator(fusedga::survival_family, cfg.ga.survival.kind, cfg.ga.survival);
+  }
   explain_operator(fusedga::constraint_family, cfg.ga.constraints.rule, cfg.ga.constraints);
   explain_run(cfg.ga);
   if (!cfg.problem.expression) {

@@ -96,7 +96,7 @@ Result solve(const Problem& problem, const ga_options& options, const Backend& b
   std::uint64_t evaluations = 0;
   for (int k = 0;; ++k) {
     ga_options o = detail::restart_options_for(options, k);
-    const std::uint64_t children = o.population - o.elitism;
+    const std::uint64_t children = o.population - detail::effective_elitism(o);  // per generation: N with plus and DE
     // This start's generation limit: what is left of the run's, cut to what the budget pays for.
     long long limit = options.generations - generations;
     bool budget_limited = false;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -81,12 +82,6 @@ std::vector<quality_run> run_pymoo(const quality_options& o, const quality_probl
 
 std::string default_pymoo_script() { return FUSEDGA_PYMOO_SCRIPT; }
 
-int generations_for_budget(std::uint64_t budget, std::size_t population, std::size_t elitism) {
-  if (budget <= population || elitism >= population) return 0;
-  const std::uint64_t g = (budget - population) / (population - elitism);
-  return static_cast<int>(std::min<std::uint64_t>(g, 2147483647u));
-}
-
 quality_results run_quality(const quality_suite& suite, const quality_options& o,
                             const std::function<void(const std::string&)>& progress) {
   const auto say = [&](const std::string& s) {
@@ -134,9 +129,9 @@ quality_results run_quality(const quality_suite& suite, const quality_options& o
   bool pymoo_ok = !pymoo_run.empty();
 
   res.notes.push_back(fmt::format(
-      "Budget {} evaluations per run. FusedGA methods: generations = floor((budget - N) / (N - elitism)) (the initial "
-      "population costs N evaluations, each generation N - elitism). Peers: population {}, stopped at the first "
-      "generation that reaches the budget.",
+      "Budget {} evaluations per run. FusedGA methods: stop.evaluations = the budget, never exceeded (a generation "
+      "that would exceed it is not run; restarts included), with no generation limit. Peers: population {}, stopped "
+      "at the first generation that reaches the budget.",
       o.budget, o.peer_population));
 
   for (const quality_problem& q : problems) {
@@ -157,7 +152,8 @@ quality_results run_quality(const quality_suite& suite, const quality_options& o
       for (int seed = 1; seed <= o.seeds; ++seed) {
         run_config cfg = load_config(q.config, m.overrides);
         cfg.ga.seed = static_cast<std::uint64_t>(seed);
-        cfg.ga.generations = generations_for_budget(o.budget, cfg.ga.population, cfg.ga.elitism);
+        cfg.ga.generations = std::numeric_limits<int>::max();  // the budget ends the run
+        cfg.ga.stop.evaluations = o.budget;
         cfg.output = {};
         const Result r = fusedga::run(cfg);
         std::vector<quality_sample> samples;

@@ -62,14 +62,9 @@ struct quality_results {
 /// scripts/peers/pymoo_quality.py of the source tree this ga-bench was built from.
 std::string default_pymoo_script();
 
-/// Generations for a FusedGA run of `population` with `elitism` elites so that evaluations stay within `budget`:
-/// the initial population costs N, each generation N − elitism, so generations = ⌊(budget − N) / (N − elitism)⌋
-/// (0 when budget <= N). The one place where a budget in evaluations becomes generations.
-int generations_for_budget(std::uint64_t budget, std::size_t population, std::size_t elitism);
-
 /**
  * Runs the suite. FusedGA methods: each problem's config loaded with the method's overrides, seed = 1..seeds,
- * generations from generations_for_budget, through fusedga::run (the registry, in process; seeds one after
+ * `stop.evaluations` = the budget (no generation limit), through fusedga::run (the registry, in process; seeds one after
  * another). Peers: pagmo (when built) and pymoo (when `pymoo_script` is set and Python with pymoo runs), each
  * on the same expressions; a peer that cannot run adds a note instead of runs.
  * @throws config_error for an unknown problem or method name, a config that fails to load, or a problem that is

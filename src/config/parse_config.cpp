@@ -34,8 +34,9 @@ const std::vector<std::string> builtin_problem_keys = {"builtin", "params"};
 const std::vector<std::string> expression_problem_keys = {"name",      "sense",       "variables", "constants",
                                                           "objective", "constraints", "engine"};
 const std::vector<std::string> vector_variable_keys = {"size", "bounds"};
-const std::vector<std::string> ga_keys = {"population", "generations", "seed",    "selection",           "crossover",
-                                          "mutation",   "elitism",     "restarts", "constraint_handling"};
+const std::vector<std::string> ga_keys = {"population", "generations", "seed",     "selection",
+                                          "crossover",  "mutation",    "elitism",  "constraint_handling",
+                                          "algorithm",  "survival",    "de",       "restarts"};
 const std::vector<std::string> restart_keys = {"stall_generations", "population_growth"};
 const std::vector<std::string> stop_keys = {"target", "stall_generations", "time_limit_s", "evaluations"};
 const std::vector<std::string> output_keys = {"result", "history"};
@@ -361,6 +362,21 @@ void read_restarts(const located& section, restart_options& out) {
     out.population_growth = detail::read_number(*growth, detail::number_in(1, 1e6));
 }
 
+/// `ga.survival:` — `{type: generational | plus}`, or the bare name.
+void read_survival(const located& section, const problem_entry& problem, survival_options& out) {
+  if (section.node().IsScalar()) {
+    choice_list<survival_kind> choices;
+    for (const operator_spec& row : survival_family.rows)
+      choices.emplace_back(row.name, static_cast<survival_kind>(row.kind));
+    out.kind = detail::read_enum(section, choices);
+    return;
+  }
+  read_operator_section(section, survival_family, problem, 0, &out.kind, out);
+}
+
+/// `ga:`'s keys that only the GA reads, refused with `algorithm: de` (DE would silently ignore them).
+const std::vector<std::string> ga_only_keys = {"selection", "crossover", "mutation", "elitism", "survival"};
+
 /// `ga:`. Population first: the tournament size and elitism are checked against it.
 void read_ga(const std::optional<located>& section, const problem_entry& problem, ga_options& out) {
   std::optional<yaml_map> m;
@@ -387,6 +403,27 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
   if (const auto restarts = get("restarts")) read_restarts(*restarts, out.restarts);
   if (const auto constraints = get("constraint_handling"))
     read_constraint_handling(*constraints, problem, out.constraints);
+  if (const auto survival = get("survival")) read_survival(*survival, problem, out.survival);
+  if (const auto algorithm = get("algorithm")) {
+    out.algorithm = detail::read_enum(*algorithm, choice_list<algorithm_kind>{{to_string(algorithm_kind::ga), algorithm_kind::ga},
+                                                                               {to_string(algorithm_kind::de), algorithm_kind::de}});
+    if (out.algorithm == algorithm_kind::de && problem.integer_genes)
+      algorithm->fail("expected ga for the integer genes of " + problem.name +
+                      " (differential evolution needs real genes), got de");
+  }
+  if (const auto de = get("de")) {
+    read_operator_section(*de, de_family, problem, 0, &out.de.strategy, out.de);
+    if (out.algorithm != algorithm_kind::de)
+      de->fail("differential evolution settings need ga.algorithm: de (the run is a GA)");
+  }
+  if (out.algorithm == algorithm_kind::de)
+    for (const std::string& key : ga_only_keys)
+      if (const auto v = get(key.c_str()))
+        v->fail("does not apply to differential evolution (ga.algorithm: de uses ga.de and one-to-one survival)");
+  if (out.survival.kind == survival_kind::plus)
+    if (const auto elitism = get("elitism"))
+      elitism->fail("does not apply to survival plus: the best N of parents and children survive, so the best is "
+                    "never lost; remove elitism or use survival: generational");
 }
 
 /// `stop:` — each rule optional; null = off.

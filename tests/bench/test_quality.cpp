@@ -191,11 +191,6 @@ TEST_CASE("quality metrics: aggregates per problem and method") {
   CHECK(curve.back().median_error == Approx((5e-5 + 0.5) / 2));
 }
 
-TEST_CASE("quality runner: a budget in evaluations becomes generations") {
-  CHECK(generations_for_budget(500000, 100, 2) == 5101);  // 100 + 5101 * 98 = 499998 <= 500000
-  CHECK(generations_for_budget(500000, 100, 50) == 9998);
-  CHECK(generations_for_budget(100, 100, 2) == 0);
-}
 
 TEST_CASE("quality peers: the NumPy export and the pagmo UDP equal the reference evaluator") {
   const quality_suite s = load_quality_suite(suite_path);

@@ -202,7 +202,7 @@ TEST_CASE("error: unknown top-level key", "[config][errors]") {
 TEST_CASE("error: unknown nested key (a typo)", "[config][errors]") {
   CHECK(error_of(quadratic + "ga:\n  populaton: 10\n") ==
         "run.yaml:3:3: ga.populaton: unknown key, expected one of (population, generations, seed, selection, "
-        "crossover, mutation, elitism, restarts, constraint_handling); did you mean population?");
+        "crossover, mutation, elitism, constraint_handling, algorithm, survival, de, restarts); did you mean population?");
 }
 
 TEST_CASE("error: duplicate key", "[config][errors]") {
@@ -387,6 +387,41 @@ TEST_CASE("validate: operator parameters checked against the table", "[config][e
         "ga.mutation.type: creep needs integer genes; for real genes use one of: polynomial, gaussian, uniform-reset");
 }
 
+TEST_CASE("survival, algorithm and de sections", "[config][survival][de]") {
+  run_config c = parse_config(quadratic + "ga: {survival: plus}\n", "run.yaml");
+  CHECK(c.ga.survival.kind == survival_kind::plus);
+  c = parse_config(quadratic + "ga: {survival: {type: generational}, elitism: 3}\n", "run.yaml");
+  CHECK(c.ga.survival.kind == survival_kind::generational);
+  CHECK(c.ga.algorithm == algorithm_kind::ga);
+  c = parse_config(quadratic + "ga:\n  algorithm: de\n  de: {type: rand/1/bin, F: 0.7, CR: 0.3}\n", "run.yaml");
+  CHECK(c.ga.algorithm == algorithm_kind::de);
+  CHECK(c.ga.de.strategy == de_strategy::rand_1_bin);
+  CHECK(c.ga.de.F == 0.7);
+  CHECK(c.ga.de.CR == 0.3);
+  c = parse_config(quadratic + "ga: {algorithm: de}\n", "run.yaml");
+  CHECK(c.ga.de.strategy == de_strategy::shade);  // the default strategy
+  CHECK(c.ga.de.memory == 6);
+}
+
+TEST_CASE("error: survival, algorithm and de combinations", "[config][errors][survival][de]") {
+  CHECK(error_of(quadratic + "ga: {survival: plus, elitism: 2}\n") ==
+        "run.yaml:2:31: ga.elitism: does not apply to survival plus: the best N of parents and children survive, so "
+        "the best is never lost; remove elitism or use survival: generational");
+  CHECK(error_of(quadratic + "ga: {survival: comma}\n") ==
+        "run.yaml:2:16: ga.survival: expected one of (generational, plus), got comma");
+  CHECK(error_of(quadratic + "ga: {algorithm: es}\n") == "run.yaml:2:17: ga.algorithm: expected one of (ga, de), got es; did you mean ga?");
+  CHECK(error_of(quadratic + "ga: {de: {type: shade}}\n") ==
+        "run.yaml:2:10: ga.de: differential evolution settings need ga.algorithm: de (the run is a GA)");
+  CHECK(error_of(quadratic + "ga: {algorithm: de, crossover: {type: sbx}}\n") ==
+        "run.yaml:2:32: ga.crossover: does not apply to differential evolution (ga.algorithm: de uses ga.de and "
+        "one-to-one survival)");
+  CHECK(error_of(quadratic + "ga: {algorithm: de, de: {F: 3}}\n") ==
+        "run.yaml:2:29: ga.de.F: expected a number in [0, 2], got 3");  // the YAML reader's wording of (0, 2]
+  CHECK(error_of("problem: {builtin: seed/gene-sum}\nga: {algorithm: de}\n") ==
+        "run.yaml:2:17: ga.algorithm: expected ga for the integer genes of seed/gene-sum (differential evolution "
+        "needs real genes), got de");
+}
+
 // ------------------------------------------------------------------ --set overrides
 
 TEST_CASE("overrides (--set) are applied before validation", "[config][set]") {
@@ -421,7 +456,7 @@ TEST_CASE("error: invalid --set value", "[config][set][errors]") {
         "--set ga={population: 1}: ga.population: expected an integer >= 2, got 1");
   CHECK(error_of(quadratic, {"ga.crossovr.type=sbx"}) ==
         "--set ga.crossovr.type=sbx: ga.crossovr: unknown key, expected one of (population, generations, seed, "
-        "selection, crossover, mutation, elitism, restarts, constraint_handling); did you mean crossover?");
+        "selection, crossover, mutation, elitism, constraint_handling, algorithm, survival, de, restarts); did you mean crossover?");
   CHECK(error_of(quadratic + "ga: {population: 50}\n", {"ga.population.x=3"}) ==
         "--set ga.population.x=3: ga.population: expected a map, got 50");
   CHECK(error_of(quadratic, {"ga.population=[1,"}) ==

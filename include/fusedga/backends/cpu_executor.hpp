@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -16,7 +17,10 @@
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/engine/executor.hpp"
 #include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/engine/de_pass.hpp"
 #include "fusedga/engine/passes.hpp"
+#include "fusedga/engine/shade_state.hpp"
+#include "fusedga/engine/survival.hpp"
 #include "fusedga/engine/tile_summary.hpp"
 
 namespace fusedga::detail {
@@ -52,6 +56,13 @@ class cpu_executor {
     candidates_.resize(eval_tiles() * capacity_ + kp.elitism);
     elites_.resize(kp.elitism);
     best_.resize(static_cast<std::size_t>(d));
+    if (kp.algorithm == algorithm_kind::de) {
+      de_ = de_state<gene, key>(kp.de, kp.population, d, eval_tiles());
+    } else if (kp.survival == survival_kind::plus) {
+      parent_order_.resize(kp.population);
+      child_order_.resize(kp.population);
+      parent_keys_.resize(kp.population);
+    }
   }
 
   cpu_executor(const cpu_executor&) = delete;
@@ -73,6 +84,7 @@ class cpu_executor {
   }
 
   summary_type next_generation(std::uint32_t generation) {
+    if (kp_.algorithm == algorithm_kind::de) return de_generation(generation);
     const std::size_t d = static_cast<std::size_t>(kp_.dimension);
     for (std::size_t k = 0; k < elites_.size(); ++k) {
       const std::size_t s = elites_[k].slot;
@@ -86,10 +98,18 @@ class cpu_executor {
     const auto src = src_;
     const auto dst = dst_;
     loop_.for_each_index(offspring_tiles(), [&](std::size_t t) { offspring_tile(kp, src, dst, generation, t, sink); });
+    if (kp_.survival == survival_kind::plus) {  // the best N of parents and children, in place in src
+      plus_survival(src_, dst_, parent_order_.data(), child_order_.data(), parent_keys_.data());
+      loop_.for_each_index(eval_tiles(), [&](std::size_t t) { summarize_tile(src, t, sink); });
+      return finish_generation(src_, eval_tiles(), 0);
+    }
     const summary_type s = finish_generation(dst_, offspring_tiles(), elites_.size());
     std::swap(src_, dst_);
     return s;
   }
+
+  /// The DE run state (SHADE memories, archive), e.g. for tests and checkpoints; empty unless the run is DE.
+  const de_state<gene, key>& de() const { return de_; }
 
   void keep_best(std::uint32_t slot) { std::copy_n(src_.row(slot), best_.size(), best_.begin()); }
   void fetch_best(gene* out) const { std::copy(best_.begin(), best_.end(), out); }
@@ -100,6 +120,26 @@ class cpu_executor {
   std::size_t eval_tiles() const { return (kp_.population + kTileSlots - 1) / kTileSlots; }
   std::size_t offspring_tiles() const { return (kp_.pairs() + kTilePairs - 1) / kTilePairs; }
   summary_sink<key> summary() { return {totals_.data(), candidates_.data(), capacity_}; }
+
+  // One DE generation: pbest order, fused trial pass src → dst with one-to-one selection, archive and memories.
+  summary_type de_generation(std::uint32_t generation) {
+    if constexpr (std::is_floating_point_v<gene>) {
+      de_.rank_best(src_.rank_key, kp_.population);
+      const auto sink = summary();
+      const auto kp = kp_;
+      const auto src = src_;
+      const auto dst = dst_;
+      const auto state = de_.view();
+      loop_.for_each_index(eval_tiles(), [&](std::size_t t) { de_tile(kp, state, src, dst, generation, t, sink); });
+      de_.after_pass(kp_.de, src_, kp_.rng, generation);
+      const summary_type s = finish_generation(dst_, eval_tiles(), 0);
+      std::swap(src_, dst_);
+      return s;
+    } else {
+      (void)generation;
+      return summary_type{};  // unreachable: validate rejects DE for integer genes
+    }
+  }
 
   // Combines tile summaries (in tile order) with the elites in slots [0, elite_slots): statistics, best, next elites.
   summary_type finish_generation(const view_type& pop, std::size_t tiles, std::size_t elite_slots) {
@@ -138,6 +178,9 @@ class cpu_executor {
   std::vector<candidate<key>> candidates_;
   std::vector<candidate<key>> elites_;
   std::vector<gene> best_;
+  de_state<gene, key> de_;                                   // algorithm de
+  std::vector<candidate<key>> parent_order_, child_order_;  // plus survival scratch
+  std::vector<key> parent_keys_;
 };
 
 }  // namespace fusedga::detail

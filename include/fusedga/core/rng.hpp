@@ -23,6 +23,10 @@ enum class stream : std::uint32_t {
   pair = 3,     ///< per-pair crossover decision and cut points: index = pair
   gene_a = 4,   ///< per (pair, gene) crossover draws and child 1 mutation
   gene_b = 5,   ///< per (pair, gene) child 2 mutation and spare draws
+  // differential evolution (engine/de_pass.hpp), numbered apart from the GA's
+  de_select = 16,   ///< per target: block 0 indices, block 1 jrand and CR, blocks 2.. F (SHADE)
+  de_gene = 17,     ///< per target: binomial crossover coins, block = j / 4
+  de_archive = 18,  ///< per replaced parent: its archive slot when the archive is full
 };
 
 /// Four independent 32-bit draws.

@@ -56,7 +56,7 @@ class engine {
   engine(const Problem& problem, const ga_options& options, const Backend& backend)
       : exec_(make_executor(problem, options, backend)) {
     n_ = options.population;
-    children_ = options.population - options.elitism;
+    children_ = options.population - detail::effective_elitism(options);  // N with plus survival and DE
     best_genes_.resize(static_cast<std::size_t>(problem.dimension()));
     history_limit_ = static_cast<std::size_t>(options.generations) + 1;
     history_.reserve(std::min<std::size_t>(history_limit_, std::size_t(1) << 16));

@@ -2,6 +2,7 @@
 /// @file kernel_params.hpp
 /// The trivially copyable bundle that every per-tile pass captures by value.
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -11,6 +12,7 @@
 #include "fusedga/core/rng.hpp"
 #include "fusedga/engine/operator_parameters.hpp"
 #include "fusedga/engine/options.hpp"
+#include "fusedga/operators/differential_evolution.hpp"
 #include "fusedga/operators/dispatch.hpp"
 
 namespace fusedga::detail {
@@ -40,7 +42,7 @@ struct kernel_params {
   bounds_view<gene> bounds;
   int dimension;
   std::uint32_t population;  ///< N
-  std::uint32_t elitism;     ///< E
+  std::uint32_t elitism;     ///< E (0 with plus survival and with DE)
   counter_rng rng;
   int tournament_size;
   crossover_spec crossover;  ///< the chosen crossover and its parameters (dispatch.hpp)
@@ -48,11 +50,33 @@ struct kernel_params {
   constraint_rule rule;
   fitness penalty_weight;
   fitness equality_tolerance;
+  algorithm_kind algorithm;  ///< GA or DE (engine/de_pass.hpp)
+  survival_kind survival;    ///< GA survivor selection (engine/survival.hpp)
+  de_spec de;                ///< DE settings, counts resolved for N
 
   /// Children per generation (N − E) and the pairs that produce them.
   std::uint32_t children() const { return population - elitism; }
   std::uint32_t pairs() const { return (children() + 1) / 2; }
 };
+
+/// Elites copied per generation: `elitism` with generational survival, 0 with plus survival and with DE.
+inline std::size_t effective_elitism(const ga_options& o) {
+  return o.algorithm == algorithm_kind::de || o.survival.kind == survival_kind::plus ? 0 : o.elitism;
+}
+
+/// The resolved DE settings for a population of `o.population`.
+inline de_spec make_de_spec(const ga_options& o) {
+  de_spec s;
+  const double n = static_cast<double>(o.population);
+  s.strategy = o.de.strategy;
+  s.F = o.de.F;
+  s.CR = o.de.CR;
+  const double p = std::round(o.de.pbest * n);
+  s.pbest_count = static_cast<std::uint32_t>(p < 2 ? 2 : p > n ? n : p);
+  s.archive_capacity = s.uses_pbest() ? static_cast<std::uint32_t>(std::round(o.de.archive * n)) : 0;
+  s.memory = o.de.memory;
+  return s;
+}
 
 /// The kernel parameters of a run (bounds left empty: the caller points them at its own copy). Shared by every backend.
 template <class Problem>
@@ -62,7 +86,7 @@ kernel_params<Problem> make_kernel_params(const Problem& p, const ga_options& o,
   kp.problem = p;
   kp.dimension = d;
   kp.population = static_cast<std::uint32_t>(o.population);
-  kp.elitism = static_cast<std::uint32_t>(o.elitism);
+  kp.elitism = static_cast<std::uint32_t>(effective_elitism(o));
   kp.rng = counter_rng::from_seed(o.seed);
   kp.tournament_size = o.selection.tournament_size;
   kp.crossover = make_crossover_spec(o.crossover);
@@ -70,6 +94,9 @@ kernel_params<Problem> make_kernel_params(const Problem& p, const ga_options& o,
   kp.rule = o.constraints.rule;
   kp.penalty_weight = static_cast<fitness>(o.constraints.penalty_weight);
   kp.equality_tolerance = static_cast<fitness>(o.constraints.equality_tolerance);
+  kp.algorithm = o.algorithm;
+  kp.survival = o.survival.kind;
+  kp.de = make_de_spec(o);
   return kp;
 }
 

@@ -32,6 +32,12 @@ bool with_parameter(Options& o, std::string_view name, F&& f) {
   } else if constexpr (std::is_same_v<O, constraint_options>) {
     if (name == "weight") return f(o.penalty_weight), true;
     if (name == "equality_tolerance") return f(o.equality_tolerance), true;
+  } else if constexpr (std::is_same_v<O, de_options>) {
+    if (name == "F") return f(o.F), true;
+    if (name == "CR") return f(o.CR), true;
+    if (name == "pbest") return f(o.pbest), true;
+    if (name == "archive") return f(o.archive), true;
+    if (name == "memory") return f(o.memory), true;
   }
   return false;
 }

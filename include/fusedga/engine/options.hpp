@@ -45,6 +45,30 @@ struct constraint_options {
   double equality_tolerance = 1e-4;  ///< eps in |h(x)| <= eps, >= 0
 };
 
+/// Which search runs: the genetic algorithm (selection, crossover, mutation, survival) or differential evolution.
+enum class algorithm_kind {
+  ga,  ///< tournament selection, crossover, mutation, `survival` (default)
+  de,  ///< differential evolution (`de`), one-to-one survivor selection (Storn & Price 1997)
+};
+
+/// The YAML spelling of an algorithm ("ga", "de").
+constexpr const char* to_string(algorithm_kind k) { return k == algorithm_kind::de ? "de" : "ga"; }
+
+/// Survivor selection of the GA.
+struct survival_options {
+  survival_kind kind = survival_kind::generational;  ///< generational (with `elitism`) or plus ((mu+lambda))
+};
+
+/// Differential-evolution settings (`algorithm_kind::de`); only the fields of the chosen strategy are read.
+struct de_options {
+  de_strategy strategy = de_strategy::shade;
+  double F = 0.5;        ///< scale factor, (0, 2] (rand/1/bin, current-to-pbest/1)
+  double CR = 0.9;       ///< binomial crossover rate, [0, 1] (rand/1/bin, current-to-pbest/1)
+  double pbest = 0.1;    ///< x_pbest among the best max(2, round(pbest·N)), (0, 1]
+  double archive = 1.0;  ///< archive size round(archive·N), [0, 10]
+  int memory = 6;        ///< SHADE memory entries H, [1, 1000]
+};
+
 /// Extra stopping rules; the generation limit always applies.
 struct stop_options {
   std::optional<double> target;           ///< stop once the best feasible objective reaches it
@@ -86,6 +110,10 @@ struct ga_options {
   std::size_t elitism = 2;       ///< best individuals copied unchanged into the next generation, < population
   constraint_options constraints;
   restart_options restarts;
+  algorithm_kind algorithm = algorithm_kind::ga;  ///< GA or differential evolution
+  survival_options survival;  ///< GA survivor selection; with plus, `elitism` does not apply (λ = N children)
+  de_options de;              ///< differential evolution (algorithm de); `selection`, `crossover`, `mutation`,
+                              ///< `survival` and `elitism` do not apply to it
   stop_options stop;
   /// Called on the host after every generation (generation 0 = initial population). May be empty.
   std::function<void(const generation_stats&)> on_generation;

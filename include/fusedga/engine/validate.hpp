@@ -75,6 +75,17 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
   check_range(o.restarts.population_growth >= 1 && o.restarts.population_growth <= 1e6,
               "ga.restarts.population_growth: expected a number in [1, 1000000], got " +
                   detail::spec_number(o.restarts.population_growth));
+  detail::check_parameters(de_family, o.de, population);
+  if (o.algorithm == algorithm_kind::de) {
+    // rand/1/bin draws three individuals besides the target; current-to-pbest/1 two
+    check_range(o.population >= 4, "ga.population: differential evolution needs at least 4 individuals, got " +
+                                       std::to_string(o.population));
+    check_range(o.survival.kind == survival_kind::generational,
+                "ga.survival: differential evolution has its own one-to-one survivor selection; leave survival "
+                "unset (generational)");
+    check_range(real_genes, "ga.algorithm: de needs real genes, the problem has integer genes; use ga");
+    return;
+  }
   detail::check_genes(crossover_family, o.crossover.kind, real_genes);
   detail::check_genes(mutation_family, o.mutation.kind, real_genes);
 }

@@ -49,6 +49,19 @@ enum class mutation_kind {
   creep,          ///< creep mutation, integer genes
 };
 
+/// Survivor selection of the GA (the `survival_rows` of the table).
+enum class survival_kind {
+  generational,  ///< children replace the parents; the best `elitism` parents are kept (De Jong 1975)
+  plus,          ///< (mu+lambda): the best N of the N parents and N children survive (Schwefel 1981; Bäck 1996)
+};
+
+/// Differential-evolution strategy (the `de_rows` of the table), used when `ga.algorithm` is `de`.
+enum class de_strategy {
+  rand_1_bin,          ///< DE/rand/1/bin (Storn & Price 1997)
+  current_to_pbest_1,  ///< DE/current-to-pbest/1/bin with an archive, fixed F and CR (Zhang & Sanderson 2009)
+  shade,               ///< current-to-pbest/1/bin with archive and success-history F, CR (Tanabe & Fukunaga 2013)
+};
+
 namespace catalog_data {
 
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -75,6 +88,24 @@ inline constexpr parameter_spec constraint_common[] = {
     {"equality_tolerance", 1e-4, 0, kInf, false, false, nullptr, nullptr, false, "eps in abs(h(x)) <= eps"}};
 inline constexpr parameter_spec penalty_params[] = {
     {"weight", 1e6, 0, kInf, true, false, nullptr, nullptr, false, "penalty per unit of total violation"}};
+
+inline constexpr parameter_spec de_fixed_params[] = {
+    {"F", 0.5, 0, 2, true, false, nullptr, nullptr, false, "scale factor of the difference vectors"},
+    {"CR", 0.9, 0, 1, false, false, nullptr, nullptr, false, "binomial crossover rate (per gene, besides jrand)"}};
+inline constexpr parameter_spec de_pbest_params[] = {
+    {"F", 0.5, 0, 2, true, false, nullptr, nullptr, false, "scale factor of the difference vectors"},
+    {"CR", 0.9, 0, 1, false, false, nullptr, nullptr, false, "binomial crossover rate (per gene, besides jrand)"},
+    {"pbest", 0.1, 0, 1, true, false, nullptr, nullptr, false,
+     "x_pbest is one of the best max(2, round(pbest * N)) individuals"},
+    {"archive", 1.0, 0, 10, false, false, nullptr, nullptr, false,
+     "archive of replaced parents, size round(archive * N)"}};
+inline constexpr parameter_spec shade_params[] = {
+    {"pbest", 0.1, 0, 1, true, false, nullptr, nullptr, false,
+     "x_pbest is one of the best max(2, round(pbest * N)) individuals"},
+    {"archive", 1.0, 0, 10, false, false, nullptr, nullptr, false,
+     "archive of replaced parents, size round(archive * N)"},
+    {"memory", 6, 1, 1000, false, true, nullptr, nullptr, false,
+     "H: entries of the success-history memories M_F and M_CR (each starts at 0.5)"}};
 
 // ---- rows (kind, name, genes, params, summary, source), in enum order
 inline constexpr operator_spec selection_rows[] = {
@@ -139,6 +170,38 @@ inline constexpr operator_spec constraint_rows[] = {
      "Homaifar, Qi & Lai 1994, \"Constrained optimization via genetic algorithms\", Simulation 62(4)"},
 };
 
+inline constexpr operator_spec survival_rows[] = {
+    {int(survival_kind::generational),
+     "generational",
+     gene_kinds::any,
+     {},
+     "the children replace the parents; the best ga.elitism parents are copied unchanged",
+     "De Jong 1975, An Analysis of the Behavior of a Class of Genetic Adaptive Systems (PhD thesis)"},
+    {int(survival_kind::plus),
+     "plus",
+     gene_kinds::any,
+     {},
+     "(mu+lambda): N children, then the best N of parents and children by rank key survive (ties keep the parent); "
+     "ga.elitism does not apply",
+     "Schwefel 1981, Numerical Optimization of Computer Models; Bäck 1996, Evolutionary Algorithms in Theory and "
+     "Practice"},
+};
+inline constexpr operator_spec de_rows[] = {
+    {int(de_strategy::rand_1_bin), "rand/1/bin", gene_kinds::real, list_of(de_fixed_params),
+     "v = x_r1 + F (x_r2 - x_r3), binomial crossover with the target, one-to-one survival",
+     "Storn & Price 1997, \"Differential evolution - a simple and efficient heuristic for global optimization over "
+     "continuous spaces\", J. Global Optimization 11"},
+    {int(de_strategy::current_to_pbest_1), "current-to-pbest/1", gene_kinds::real, list_of(de_pbest_params),
+     "v = x_i + F (x_pbest - x_i) + F (x_r1 - x_r2), x_r2 from population and archive; binomial crossover",
+     "Zhang & Sanderson 2009, \"JADE: adaptive differential evolution with optional external archive\", IEEE TEVC "
+     "13(5)"},
+    {int(de_strategy::shade), "shade", gene_kinds::real, list_of(shade_params),
+     "current-to-pbest/1/bin with archive; F ~ Cauchy(M_F[r], 0.1), CR ~ N(M_CR[r], 0.1) from success-history "
+     "memories updated by weighted Lehmer / arithmetic means",
+     "Tanabe & Fukunaga 2013, \"Success-history based parameter adaptation for differential evolution\", IEEE CEC "
+     "2013"},
+};
+
 }  // namespace catalog_data
 
 /// `ga.selection`: parent selection.
@@ -155,21 +218,31 @@ inline constexpr operator_family constraint_family{"ga.constraint_handling", "co
                                                    list_of(catalog_data::constraint_common),
                                                    list_of(catalog_data::constraint_rows)};
 
-/// The four families in the order of the YAML schema (for listings).
-inline constexpr const operator_family* operator_families[] = {&selection_family, &crossover_family, &mutation_family,
-                                                               &constraint_family};
+/// `ga.survival`: survivor selection of the GA (`ga.algorithm: ga`); a bare name is accepted for `{type: name}`.
+inline constexpr operator_family survival_family{
+    "ga.survival", "survival", {}, list_of(catalog_data::survival_rows)};
+/// `ga.de`: the differential-evolution strategy (`ga.algorithm: de`), with one-to-one survivor selection.
+inline constexpr operator_family de_family{"ga.de", "differential evolution", {}, list_of(catalog_data::de_rows)};
+
+/// The families in the order of the YAML schema (for listings).
+inline constexpr const operator_family* operator_families[] = {
+    &selection_family, &crossover_family, &mutation_family, &constraint_family, &survival_family, &de_family};
 
 /// The row of a kind. @pre `k` is a valid enumerator.
 constexpr const operator_spec& spec_of(selection_kind k) { return selection_family.rows[int(k)]; }
 constexpr const operator_spec& spec_of(crossover_kind k) { return crossover_family.rows[int(k)]; }
 constexpr const operator_spec& spec_of(mutation_kind k) { return mutation_family.rows[int(k)]; }
 constexpr const operator_spec& spec_of(constraint_rule k) { return constraint_family.rows[int(k)]; }
+constexpr const operator_spec& spec_of(survival_kind k) { return survival_family.rows[int(k)]; }
+constexpr const operator_spec& spec_of(de_strategy k) { return de_family.rows[int(k)]; }
 
 /// The YAML spelling of a kind ("sbx", "blx-alpha", "uniform-reset", "feasibility-rules", ...).
 constexpr const char* to_string(selection_kind k) { return spec_of(k).name; }
 constexpr const char* to_string(crossover_kind k) { return spec_of(k).name; }
 constexpr const char* to_string(mutation_kind k) { return spec_of(k).name; }
 constexpr const char* to_string(constraint_rule k) { return spec_of(k).name; }
+constexpr const char* to_string(survival_kind k) { return spec_of(k).name; }
+constexpr const char* to_string(de_strategy k) { return spec_of(k).name; }
 
 /// True when operator `k` can vary real (`real_genes`) or integer genes.
 template <class Kind>
@@ -194,11 +267,14 @@ constexpr bool rows_in_kind_order(const operator_family& f) {
 }  // namespace detail
 
 static_assert(detail::rows_in_kind_order(selection_family) && detail::rows_in_kind_order(crossover_family) &&
-                  detail::rows_in_kind_order(mutation_family) && detail::rows_in_kind_order(constraint_family),
+                  detail::rows_in_kind_order(mutation_family) && detail::rows_in_kind_order(constraint_family) &&
+                  detail::rows_in_kind_order(survival_family) && detail::rows_in_kind_order(de_family),
               "catalog.hpp: each family's rows must be listed in the order of its enum");
 static_assert(crossover_family.rows.size() == int(crossover_kind::two_point) + 1 &&
                   mutation_family.rows.size() == int(mutation_kind::creep) + 1 &&
-                  constraint_family.rows.size() == int(constraint_rule::penalty) + 1,
+                  constraint_family.rows.size() == int(constraint_rule::penalty) + 1 &&
+                  survival_family.rows.size() == int(survival_kind::plus) + 1 &&
+                  de_family.rows.size() == int(de_strategy::shade) + 1,
               "catalog.hpp: one row per enumerator");
 
 }  // namespace fusedga

@@ -68,6 +68,12 @@ class emulated_runtime {
                            [&] { fusedga::detail::cuda_kernels::finish_generation(a); });
   }
 
+  template <class G, class F>
+  void plus_survival(const fusedga::detail::cuda_kernels::plus_args<G, F>& a) {
+    cuda_emulation::launch(fusedga::detail::cuda_geometry::grid_for(a.parents.size, 256), 256, 0,
+                           [&] { fusedga::detail::cuda_kernels::plus_survival(a); });
+  }
+
   template <class Key>
   std::size_t sort_scratch_bytes(const Key*, Key*, const std::uint32_t*, std::uint32_t*, std::size_t n) {
     order_.resize(n);  // here, as CUB's scratch is sized: no allocation during a generation

@@ -11,6 +11,7 @@
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
 #include <fusedga/problems/seed/gene_sum.hpp>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "cuda/emulator/emulated_runtime.hpp"
@@ -190,4 +191,56 @@ TEMPLATE_LIST_TEST_CASE("over backends: integer genes give the serial backend's 
     INFO(genes << " genes");
     require_identical(solve(p, o, backend::serial{}), solve(p, o, TestType::make()));  // integer sums: exact
   }
+}
+
+TEMPLATE_LIST_TEST_CASE("over backends: plus survival keeps the best N of parents and children", "[engine][survival]",
+                        engine_backends) {
+  ga_options o = options_for<TestType>();
+  o.survival.kind = survival_kind::plus;
+  o.mutation.rate = 0.9;  // disruptive: only the survivor selection keeps the population improving
+  engine<CQ, typename TestType::backend_type> e(CQ{}, o, TestType::make());
+  e.initialize();
+  std::vector<std::uint64_t> before(o.population), now(o.population);
+  for (int g = 0; g < o.generations; ++g) {
+    const auto pop = e.current();
+    std::copy(pop.rank_key, pop.rank_key + pop.size, before.begin());
+    std::sort(before.begin(), before.end());
+    e.step();
+    const auto next = e.current();
+    std::copy(next.rank_key, next.rank_key + next.size, now.begin());
+    std::sort(now.begin(), now.end());
+    INFO("generation " << g + 1);
+    for (std::size_t k = 0; k < now.size(); ++k) REQUIRE(now[k] <= before[k]);  // elementwise never worse
+    CHECK(key_of(e.stats()) == now[0]);
+  }
+  CHECK(e.evaluations() == o.population * std::uint64_t(o.generations + 1));
+}
+
+TEMPLATE_LIST_TEST_CASE("over backends: plus survival on integer genes gives the serial backend's run bitwise",
+                        "[engine][survival]", engine_backends) {
+  ga_options o = options_for<TestType>();
+  o.crossover.kind = crossover_kind::two_point;
+  o.mutation.kind = mutation_kind::uniform_reset;
+  o.survival.kind = survival_kind::plus;
+  problems::GeneSum<double> p;
+  for (int genes : {20, 40}) {
+    p.genes = genes;
+    INFO(genes << " genes");
+    require_identical(solve(p, o, backend::serial{}), solve(p, o, TestType::make()));
+  }
+}
+
+TEMPLATE_LIST_TEST_CASE("over backends: differential evolution, or a config error naming what is missing",
+                        "[engine][de]", engine_backends) {
+  ga_options o = options_for<TestType>();
+  o.algorithm = algorithm_kind::de;
+  if (std::is_same_v<typename TestType::backend_type, cuda_test::emulated_cuda>) {
+    CHECK_THROWS_WITH(solve(CQ{}, o, TestType::make()),
+                      Catch::Contains("ga.algorithm: de runs on the serial and tbb backends"));
+    return;
+  }
+  const Result r = solve(CQ{}, o, TestType::make());
+  require_identical(r, solve(CQ{}, o, backend::serial{}));
+  CHECK(r.feasible);
+  CHECK(r.evaluations == o.population * std::uint64_t(o.generations + 1));
 }

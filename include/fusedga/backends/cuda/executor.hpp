@@ -23,7 +23,7 @@
 ///  - `rt.init(blocks, threads, init_args)`, `rt.evaluate(launch, shared_bytes, evaluate_args)`,
 ///    `rt.offspring(short_genome, launch, offspring_args)`, `rt.finish(finish_args)`;
 ///  - `rt.sort_scratch_bytes(keys, n)`, `rt.sort_pairs(keys, keys_out, slots, slots_out, n, scratch, bytes)`
-///    (stable ascending radix sort), `rt.iota(slots, n)`;
+///    (stable ascending radix sort), `rt.iota(slots, n)`, `rt.plus_survival(plus_args)` ((μ+λ) survival, in place);
 ///  - `rt.run_generation(parity, enqueue)`: runs `enqueue()` (which queues one generation) directly or as a graph.
 
 #include <algorithm>
@@ -34,6 +34,7 @@
 #include "fusedga/backends/cuda/geometry.hpp"
 #include "fusedga/backends/cuda/kernel_args.hpp"
 #include "fusedga/core/bounds.hpp"
+#include "fusedga/core/error.hpp"
 #include "fusedga/core/population.hpp"
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/engine/evaluate.hpp"
@@ -67,6 +68,10 @@ class cuda_executor {
   cuda_executor(const Problem& problem, const kernel_params<Problem>& kp, const Bounds<gene>& bounds,
                 const Backend& backend)
       : rt_(problem, backend), kp_(kp), n_(kp.population), elitism_(kp.elitism) {
+    if (kp.algorithm == algorithm_kind::de)
+      throw config_error(
+          "ga.algorithm: de runs on the serial and tbb backends; backend cuda does not have it yet (missing: the DE "
+          "trial kernel, the pbest key sort and the SHADE memory/archive update kernel)");
     const int d = kp.dimension;
     rt_.check_memory(n_, d, {sizeof(gene), sizeof(fitness), sizeof(key)}, elitism_);
     for (int p = 0; p < 2; ++p) {
@@ -97,6 +102,17 @@ class cuda_executor {
           rt_.sort_scratch_bytes(views_[0].rank_key, sort_keys_.data(), sort_in_.data(), sort_out_.data(), n_);
       sort_scratch_ = buffer<unsigned char>(sort_scratch_bytes_);
       rt_.iota(sort_in_.data(), n_);
+    }
+    if (plus()) {  // (μ+λ): the parents' and the children's (key, slot) orders
+      for (int k = 0; k < 2; ++k) {
+        plus_keys_[k] = buffer<key>(n_);
+        plus_slots_[k] = buffer<std::uint32_t>(n_);
+      }
+      plus_iota_ = buffer<std::uint32_t>(n_);
+      plus_scratch_bytes_ = rt_.sort_scratch_bytes(views_[0].rank_key, plus_keys_[0].data(), plus_iota_.data(),
+                                                   plus_slots_[0].data(), n_);
+      plus_scratch_ = buffer<unsigned char>(plus_scratch_bytes_);
+      rt_.iota(plus_iota_.data(), n_);
     }
     rt_.synchronize();
   }
@@ -130,7 +146,7 @@ class cuda_executor {
     const int parity = cur_;
     rt_.run_generation(parity, [&] { enqueue_step(parity); });
     rt_.synchronize();
-    cur_ = 1 - parity;
+    if (!plus()) cur_ = 1 - parity;  // plus survival keeps the survivors in the parents' buffer
     return read_summary();
   }
 
@@ -226,13 +242,28 @@ class cuda_executor {
     return read_summary();
   }
 
+  bool plus() const { return kp_.survival == survival_kind::plus; }
+
   /// One generation from population `parity` into the other one (captured into a graph once per parity).
+  /// With plus survival: N children into the other buffer, both sorted by key, the surviving children
+  /// moved over the worst parents (engine/survival.hpp), and the parents' buffer summarized.
   void enqueue_step(int parity) {
     const view_type src = views_[parity];
     const view_type dst = views_[1 - parity];
     rt_.offspring(cuda_geometry::short_genome(kp_.dimension), offspring_,
                   cuda_kernels::offspring_args<Problem>{kp_, src, dst, state_.data(), elite_slots(), kp_.pairs(),
                                                         offspring_.staged, cands_, totals_.data(), candidates_.data()});
+    if (plus()) {
+      rt_.sort_pairs(src.rank_key, plus_keys_[0].data(), plus_iota_.data(), plus_slots_[0].data(), n_,
+                     plus_scratch_.data(), plus_scratch_bytes_);
+      rt_.sort_pairs(dst.rank_key, plus_keys_[1].data(), plus_iota_.data(), plus_slots_[1].data(), n_,
+                     plus_scratch_.data(), plus_scratch_bytes_);
+      rt_.plus_survival(cuda_kernels::plus_args<gene, fitness>{src, dst, plus_keys_[0].data(), plus_slots_[0].data(),
+                                                               plus_keys_[1].data(), plus_slots_[1].data()});
+      enqueue_evaluation(src, false);
+      enqueue_finish(src, eval_.blocks, 0, true);
+      return;
+    }
     enqueue_sort(dst);
     enqueue_finish(dst, offspring_.blocks, static_cast<std::uint32_t>(elitism_), true);
   }
@@ -264,6 +295,10 @@ class cuda_executor {
   buffer<std::uint32_t> sort_in_, sort_out_;
   buffer<unsigned char> sort_scratch_;
   std::size_t sort_scratch_bytes_ = 0;
+  buffer<key> plus_keys_[2];  // plus survival: parents' and children's sorted keys and slots
+  buffer<std::uint32_t> plus_slots_[2], plus_iota_;
+  buffer<unsigned char> plus_scratch_;
+  std::size_t plus_scratch_bytes_ = 0;
   cuda_geometry::launch eval_{}, offspring_{};
   int cands_ = 1;
   int cur_ = 0;

@@ -88,4 +88,15 @@ struct finish_args {
   bool advance;   ///< move the generation counter on
 };
 
+/// Arguments of plus_survival_kernel (see plus_survival): (μ+λ) survival of `children` into `parents`, in place.
+template <class G, class F>
+struct plus_args {
+  population_view<G, F> parents;
+  population_view<G, F> children;
+  const rank_key_t<F>* parent_keys;   ///< the parents' keys, ascending (a stable sort of slots 0..N-1)
+  const std::uint32_t* parent_slots;  ///< their slots in that order
+  const rank_key_t<F>* child_keys;    ///< the children's keys, ascending
+  const std::uint32_t* child_slots;
+};
+
 }  // namespace fusedga::detail::cuda_kernels

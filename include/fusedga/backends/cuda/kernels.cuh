@@ -24,6 +24,7 @@
 #include "fusedga/engine/evaluate.hpp"
 #include "fusedga/engine/initial_genes.hpp"
 #include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/engine/survival.hpp"
 #include "fusedga/engine/tile_summary.hpp"
 
 namespace fusedga::detail::cuda_kernels {
@@ -472,6 +473,32 @@ __device__ __forceinline__ void finish_generation(const finish_args<G, F>& a) {
 /// The single-block summary kernel of a generation (finish_generation).
 template <class G, class F>
 __global__ void finish_generation_kernel(finish_args<G, F> a) { finish_generation(a); }
+
+/**
+ * (μ+λ) survival in place (engine/survival.hpp's rule, as the CPU executor applies it): thread per k-th
+ * best child; if it survives, it replaces the parent ranked N − 1 − k. No two threads touch one row.
+ */
+template <class G, class F>
+__device__ __forceinline__ void plus_survival(const plus_args<G, F>& a) {
+  const std::size_t n = a.parents.size;
+  const std::size_t d = static_cast<std::size_t>(a.parents.dimension);
+  for (std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; k < n;
+       k += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    if (!plus_child_survives(static_cast<std::uint32_t>(k), a.child_keys[k], a.parent_keys,
+                             static_cast<std::uint32_t>(n)))
+      continue;
+    const std::size_t c = a.child_slots[k];
+    const std::size_t p = a.parent_slots[n - 1 - k];
+    for (std::size_t j = 0; j < d; ++j) a.parents.genes[p * d + j] = a.children.genes[c * d + j];
+    a.parents.objective[p] = a.children.objective[c];
+    a.parents.violation[p] = a.children.violation[c];
+    a.parents.rank_key[p] = a.children.rank_key[c];
+  }
+}
+
+/// The in-place (μ+λ) survival kernel of a generation with survival plus.
+template <class G, class F>
+__global__ void plus_survival_kernel(plus_args<G, F> a) { plus_survival(a); }
 
 /// slots[i] = i for i < n (the values of the elite sort, E > kMaxFastElites).
 template <class Slot>

@@ -88,6 +88,13 @@ class cuda_runtime {
     FUSEDGA_CUDA_TRY(cudaGetLastError());
   }
 
+  template <class G, class F>
+  void plus_survival(const cuda_kernels::plus_args<G, F>& a) {
+    cuda_kernels::plus_survival_kernel<G, F>
+        <<<cuda_geometry::grid_for(a.parents.size, 256), 256, 0, stream()>>>(a);
+    FUSEDGA_CUDA_TRY(cudaGetLastError());
+  }
+
   template <class Key>
   std::size_t sort_scratch_bytes(const Key* keys, Key* keys_out, const std::uint32_t* slots, std::uint32_t* slots_out,
                                  std::size_t n) {

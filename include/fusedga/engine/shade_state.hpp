@@ -1,0 +1,150 @@
+#pragma once
+/// @file shade_state.hpp
+/// The adaptive state of differential evolution that lives from one
+/// generation to the next — SHADE's success-history memories M_F, M_CR and
+/// their next index, the archive of replaced parents, the order of the best
+/// individuals for current-to-pbest — in one struct, `de_state`, owned by the
+/// executor that runs DE (a checkpoint saves it whole), plus the per-tile
+/// success sums a pass writes and the memory update that combines them in
+/// tile order, so the run is the same for every thread count.
+///
+/// Source: Tanabe & Fukunaga 2013, "Success-history based parameter
+/// adaptation for differential evolution", IEEE CEC 2013 (memory update by
+/// the weighted Lehmer mean for F and the weighted arithmetic mean for CR,
+/// weights |Δ_k| / Σ|Δ|; archive of replaced parents with random replacement
+/// when full, from JADE, Zhang & Sanderson 2009).
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "fusedga/core/population.hpp"
+#include "fusedga/core/rng.hpp"
+#include "fusedga/engine/tile_summary.hpp"
+#include "fusedga/operators/differential_evolution.hpp"
+
+namespace fusedga::detail {
+
+/// One tile's successful trials (trial strictly better than its target): Σ|Δ|, Σ|Δ|·F, Σ|Δ|·F², Σ|Δ|·CR, count.
+struct de_success_sums {
+  double weight = 0;
+  double weight_F = 0;
+  double weight_F2 = 0;
+  double weight_CR = 0;
+  std::uint32_t count = 0;
+
+  FUSEDGA_HD void add(double delta, double F, double CR) {
+    weight += delta;
+    weight_F += delta * F;
+    weight_F2 += delta * F * F;
+    weight_CR += delta * CR;
+    count += 1;
+  }
+  FUSEDGA_HD void add(const de_success_sums& o) {
+    weight += o.weight;
+    weight_F += o.weight_F;
+    weight_F2 += o.weight_F2;
+    weight_CR += o.weight_CR;
+    count += o.count;
+  }
+};
+
+/// What a DE pass reads of the adaptive state and where it writes its successes (trivially copyable).
+template <class Gene>
+struct de_view {
+  const double* memory_F;         ///< H entries
+  const double* memory_CR;        ///< H entries
+  const Gene* archive;            ///< archive_size rows of d genes
+  std::uint32_t archive_size;     ///< rows filled, <= capacity
+  const std::uint32_t* best;      ///< slots of the pbest_count best individuals (current-to-pbest)
+  std::uint8_t* success;          ///< N flags: 1 where the trial was strictly better (its parent goes to the archive)
+  de_success_sums* tile_success;  ///< one entry per evaluation tile
+};
+
+/**
+ * SHADE's memory update from the generation's success sums (already combined in tile order): when any
+ * trial succeeded with a positive finite total weight, M_F[k] = Σ|Δ|F² / Σ|Δ|F (weighted Lehmer mean),
+ * M_CR[k] = Σ|Δ|CR / Σ|Δ| (weighted arithmetic mean), and k advances cyclically. Returns whether it updated.
+ */
+inline bool shade_update_memory(const de_success_sums& s, double* memory_F, double* memory_CR, int memory,
+                                int& next) {
+  if (s.count == 0 || !(s.weight > 0) || !std::isfinite(s.weight) || !(s.weight_F > 0) || !std::isfinite(s.weight_F2))
+    return false;
+  memory_F[next] = s.weight_F2 / s.weight_F;
+  memory_CR[next] = s.weight_CR / s.weight;
+  next = (next + 1) % memory;
+  return true;
+}
+
+/**
+ * The DE run state of one run (host memory): SHADE memories and index, the archive, the pbest order,
+ * success flags and per-tile sums. Allocated once (O(H + (archive + 1)·N·d / N + N)); not thread-safe:
+ * the executor updates it between passes.
+ */
+template <class Gene, class Key>
+struct de_state {
+  std::vector<double> memory_F, memory_CR;  ///< H entries each, 0.5 at the start
+  int next_memory = 0;                      ///< k: the entry the next update writes
+  std::vector<Gene> archive;                ///< capacity·d genes, rows [0, archive_size) in use
+  std::uint32_t archive_size = 0;
+  std::vector<std::uint32_t> best;          ///< pbest_count slots, best first
+  std::vector<std::uint8_t> success;        ///< N flags of the last pass
+  std::vector<de_success_sums> tile_success;
+  std::vector<candidate<Key>> order;        ///< N (key, slot) scratch for the pbest order
+
+  de_state() = default;
+  de_state(const de_spec& spec, std::size_t n, int d, std::size_t tiles)
+      : memory_F(static_cast<std::size_t>(spec.memory), 0.5),
+        memory_CR(static_cast<std::size_t>(spec.memory), 0.5),
+        archive(static_cast<std::size_t>(spec.archive_capacity) * static_cast<std::size_t>(d)),
+        best(spec.uses_pbest() ? spec.pbest_count : 0),
+        success(n, 0),
+        tile_success(tiles),
+        order(spec.uses_pbest() ? n : 0) {}
+
+  de_view<Gene> view() {
+    return {memory_F.data(), memory_CR.data(), archive.data(), archive_size, best.data(), success.data(),
+            tile_success.data()};
+  }
+
+  /// The slots of the `best.size()` smallest (key, slot) of `keys[0, n)`, best first. O(N log pbest_count).
+  void rank_best(const Key* keys, std::size_t n) {
+    if (best.empty()) return;
+    for (std::size_t i = 0; i < n; ++i) order[i] = {keys[i], static_cast<std::uint32_t>(i)};
+    const auto mid = order.begin() + static_cast<std::ptrdiff_t>(best.size());
+    std::partial_sort(order.begin(), mid, order.end());
+    for (std::size_t k = 0; k < best.size(); ++k) best[k] = order[k].slot;
+  }
+
+  /**
+   * After a pass of generation `generation`: the parents (rows of `parents`) whose trial succeeded go to
+   * the archive in slot order (appended while there is room, else over a uniform slot drawn from
+   * stream::de_archive), and SHADE's memories are updated from the tile sums combined in tile order.
+   */
+  template <class Fitness>
+  void after_pass(const de_spec& spec, const population_view<Gene, Fitness>& parents, const counter_rng& rng,
+                  std::uint32_t generation) {
+    const std::size_t d = static_cast<std::size_t>(parents.dimension);
+    const std::uint32_t capacity = spec.archive_capacity;
+    if (capacity > 0)
+      for (std::size_t i = 0; i < parents.size; ++i) {
+        if (!success[i]) continue;
+        std::uint32_t slot = archive_size;
+        if (archive_size < capacity)
+          ++archive_size;
+        else
+          slot = below(rng(static_cast<std::uint32_t>(i), generation, stream::de_archive, 0).v[0], capacity);
+        std::memcpy(archive.data() + slot * d, parents.row(i), d * sizeof(Gene));
+      }
+    if (spec.adaptive()) {
+      de_success_sums all;
+      for (const de_success_sums& t : tile_success) all.add(t);
+      shade_update_memory(all, memory_F.data(), memory_CR.data(), spec.memory, next_memory);
+    }
+  }
+};
+
+}  // namespace fusedga::detail
