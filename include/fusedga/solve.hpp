@@ -78,11 +78,12 @@ Result solve(const Problem& problem, const ga_options& options, const Backend& b
   r.variable_names = variable_names(problem);
   r.objective = static_cast<double>(e.best_objective());
   r.violation = static_cast<double>(e.best_violation());
-  r.feasible = e.best_violation() == 0;
   r.generations = e.generation();
   r.evaluations = e.evaluations();
   r.wall_time_s = e.elapsed_s();
   r.history = e.history();
+  r.not_a_number = e.not_a_number();
+  r.feasible = e.best_violation() == 0 && r.finite();  // an infinite or NaN objective or gene is never feasible
   return r;
 }
 
