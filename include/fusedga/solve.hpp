@@ -39,7 +39,8 @@ bool reached(Sense sense, Fitness objective, Fitness violation, double target) {
  * results on the serial backend and the TBB backend at any thread count.
  *
  * @throws config_error when options do not fit the problem (validate.hpp).
- * @throws std::bad_alloc when the populations do not fit in memory.
+ * @throws config_error when the run does not fit in memory, checked before allocating (host memory:
+ *         engine/memory_estimate.hpp; device memory on backend::cuda), naming what fits.
  * Exceptions thrown by `on_generation` propagate.
  *
  * **Example**

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "config/yaml_helpers.hpp"
+#include "fusedga/backends/tbb.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
@@ -424,7 +425,7 @@ run_config parse_config(const std::string& text, const std::string& source_name,
     cfg.precision =
         detail::read_enum(*precision, by_name(std::vector{precision_kind::float64, precision_kind::float32}));
   if (const auto threads = sections.get("threads"))
-    cfg.threads = static_cast<int>(detail::read_int(*threads, detail::integer_at_least(0)));
+    cfg.threads = static_cast<int>(detail::read_int(*threads, detail::integer_in(0, backend::tbb::max_threads)));
   if (const auto output = sections.get("output")) read_output(*output, cfg.output);
   return cfg;
 }

@@ -56,3 +56,22 @@ TEST_CASE("ga-run: bounds whose width overflows are a located config error", "[g
   CHECK_THAT(r.err, Catch::Contains("wide.yaml:2:18: problem.variables.x:"));
   CHECK_THAT(r.err, Catch::Contains("width upper - lower overflows"));
 }
+
+TEST_CASE("ga-run: a population that cannot fit in memory is exit 2 before allocating", "[ga-run][memory]") {
+  scratch_dir dir;
+  // 2^31 − 1 individuals of 100,000 doubles: petabytes, on any machine
+  const outcome r = ga_run(dir, "--set problem.builtin=classic/sphere --set problem.params.dimension=100000 "
+                                "--set ga.population=2147483647 --backend serial");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("ga.population = 2147483647 with 100000 genes of 8 bytes needs"));
+  CHECK_THAT(r.err, Catch::Contains("individuals fit at this dimension"));
+  CHECK_THAT(r.err, !Catch::Contains("bad_alloc"));
+}
+
+TEST_CASE("ga-run: an absurd thread count is a located config error", "[ga-run][memory]") {
+  scratch_dir dir;
+  dir.write("t.yaml", "problem: {builtin: seed/constrained-quadratic}\nthreads: 2147483647\n");
+  const outcome r = ga_run(dir, (dir / "t.yaml").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("t.yaml:2:10: threads: expected an integer in [0, 65536]"));
+}

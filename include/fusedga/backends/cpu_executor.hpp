@@ -16,6 +16,7 @@
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/engine/executor.hpp"
 #include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/engine/memory_estimate.hpp"
 #include "fusedga/engine/passes.hpp"
 #include "fusedga/engine/tile_summary.hpp"
 
@@ -42,6 +43,9 @@ class cpu_executor {
       : loop_(backend), bounds_(bounds), kp_(kp) {
     kp_.bounds = {bounds_.lower.data(), bounds_.upper.data()};
     const int d = kp.dimension;
+    // Before allocating: a run that cannot fit is a clear error, not std::bad_alloc or the OOM killer.
+    check_host_memory({kp.population, d, sizeof(gene), sizeof(fitness), sizeof(key), kp.elitism, 0},
+                      available_host_memory());
     a_ = population<gene, fitness>(kp.population, d);
     b_ = population<gene, fitness>(kp.population, d);
     src_ = a_.view();

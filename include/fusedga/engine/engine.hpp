@@ -38,7 +38,7 @@ namespace fusedga {
  * per generation; only the summary's few numbers cross to the host).
  *
  * @throws config_error from the constructor when options do not fit the problem
- *         (or, on a GPU, the population does not fit in device memory), or when the problem's
+ *         (or the populations do not fit: in host memory, memory_estimate.hpp; on a GPU, in device memory), or when the problem's
  *         `inequalities`/`equalities` write other indices than its declared counts (check_constraint_counts).
  * @throws backend_unavailable from the constructor when the backend cannot run here (no usable GPU).
  */
