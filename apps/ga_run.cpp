@@ -7,6 +7,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -174,6 +175,15 @@ int run(int argc, char** argv) {
   }
   if (!out_path.empty()) cfg.output.result = out_path;
   if (!history_path.empty()) cfg.output.history = history_path;
+  // One file cannot hold both: the second write would silently replace the first.
+  if (cfg.output.result && cfg.output.history) {
+    std::error_code ec1, ec2;
+    const auto a = std::filesystem::weakly_canonical(*cfg.output.result, ec1);
+    const auto b = std::filesystem::weakly_canonical(*cfg.output.history, ec2);
+    if (ec1 || ec2 ? *cfg.output.result == *cfg.output.history : a == b)
+      throw fusedga::config_error("the result (--out / output.result) and the history (--history / output.history) "
+                                  "name the same file " + *cfg.output.result + "; give each its own");
+  }
   // Before the first generation: a run must not end by failing to write what it found.
   for (const auto& path : {cfg.output.result, cfg.output.history}) {
     if (!path) continue;
