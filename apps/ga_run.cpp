@@ -4,8 +4,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,6 +62,9 @@ class progress_line {
   std::chrono::steady_clock::time_point last_{};
 };
 
+/// NaN with its sign bit cleared, so it prints as "nan", not "-nan" (the sign of a NaN means nothing).
+double plain_nan(double v) { return std::isnan(v) ? std::fabs(v) : v; }
+
 void print_summary(const fusedga::Result& r, const fusedga::run_info& info) {
   fmt::print("problem      {}\n", info.problem);
   if (info.backend == "cuda")
@@ -70,9 +75,10 @@ void print_summary(const fusedga::Result& r, const fusedga::run_info& info) {
   fmt::print("generations  {} (stop: {})\n", r.generations, fusedga::to_string(r.reason));
   fmt::print("evaluations  {}\n", r.evaluations);
   fmt::print("time         {:.3f} s\n", r.wall_time_s);
-  fmt::print("best         {:.10g}\n", r.objective);
-  fmt::print("violation    {:.6g}\n", r.violation);
+  fmt::print("best         {:.10g}\n", plain_nan(r.objective));
+  fmt::print("violation    {:.6g}\n", plain_nan(r.violation));
   fmt::print("feasible     {}\n", r.feasible ? "yes" : "no");
+  if (r.not_a_number != 0) fmt::print("NaN          {} individuals (ranked worst)\n", r.not_a_number);
   constexpr std::size_t shown = 20;
   for (std::size_t j = 0; j < r.best_genes.size() && j < shown; ++j)
     fmt::print("  {} = {:.10g}\n", r.variable_names[j], r.best_genes[j]);
@@ -195,6 +201,15 @@ int run(int argc, char** argv) {
   }
   if (!out_path.empty()) cfg.output.result = out_path;
   if (!history_path.empty()) cfg.output.history = history_path;
+  // One file cannot hold both: the second write would silently replace the first.
+  if (cfg.output.result && cfg.output.history) {
+    std::error_code ec1, ec2;
+    const auto a = std::filesystem::weakly_canonical(*cfg.output.result, ec1);
+    const auto b = std::filesystem::weakly_canonical(*cfg.output.history, ec2);
+    if (ec1 || ec2 ? *cfg.output.result == *cfg.output.history : a == b)
+      throw fusedga::config_error("the result (--out / output.result) and the history (--history / output.history) "
+                                  "name the same file " + *cfg.output.result + "; give each its own");
+  }
   // Before the first generation: a run must not end by failing to write what it found.
   for (const auto& path : {cfg.output.result, cfg.output.history}) {
     if (!path) continue;
@@ -238,6 +253,14 @@ int run(int argc, char** argv) {
   write(cfg.output.history, [&] { return fusedga::history_csv(result); });
   if (!quiet) print_summary(result, info);
   if (write_failed) return 1;  // each failure was printed above
+  if (!result.finite()) {  // the NaN policy (README, "NaN and infinity"): no usable best is a runtime error
+    const bool all_nan = std::isnan(result.objective) || std::isnan(result.violation);
+    fmt::print(stderr, "ga-run: error: {} (best objective {}, violation {}; {} NaN individuals in {} generations); "
+               "results written\n",
+               all_nan ? "no individual had a finite objective and violation" : "the best individual is not finite",
+               plain_nan(result.objective), plain_nan(result.violation), result.not_a_number, result.generations + 1);
+    return 1;
+  }
   if (result.reason == fusedga::stop_reason::interrupted) {
     if (!quiet)
       fmt::print(stderr, "interrupted: stopped after generation {}; results so far written\n", result.generations);

@@ -65,7 +65,8 @@ inline ga_options restart_options_for(const ga_options& o, int k) {
  * results on the serial backend and the TBB backend at any thread count.
  *
  * @throws config_error when options do not fit the problem (validate.hpp).
- * @throws std::bad_alloc when the populations do not fit in memory.
+ * @throws config_error when the run does not fit in memory, checked before allocating (host memory:
+ *         engine/memory_estimate.hpp; device memory on backend::cuda), naming what fits.
  * Exceptions thrown by `on_generation` propagate.
  *
  * **Example**
@@ -161,13 +162,14 @@ Result solve(const Problem& problem, const ga_options& options, const Backend& b
       stopped = stop_now();
     }
     if (best_here) r.best_genes.assign(e.best_genes().begin(), e.best_genes().end());
+    r.not_a_number += e.not_a_number();
     if (stopped) break;
     if (!restart_due() || e.generation() >= limit) {  // the start used its whole limit
       r.reason = budget_limited ? stop_reason::evaluations : stop_reason::generations;
       break;
     }
   }
-  r.feasible = r.violation == 0;
+  r.feasible = r.violation == 0 && r.finite();  // an infinite or NaN objective or gene is never feasible
   r.generations = generations;
   r.evaluations = evaluations;
   r.wall_time_s = elapsed();

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "config/yaml_helpers.hpp"
+#include "fusedga/backends/tbb.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
@@ -451,15 +452,21 @@ void read_output(const located& section, output_config& out) {
   const yaml_map m(section, output_keys);
   m.check_keys(output_keys);
   for (const auto& [key, field] : {std::pair{"result", &out.result}, std::pair{"history", &out.history}})
-    if (const auto path = m.get(key); path && !path->is_null())
+    if (const auto path = m.get(key); path && !path->is_null()) {
+      // `result: true` would write a file named "true": a plain boolean or number is not taken as a file name
+      bool boolean = false;
+      if (path->node().IsScalar() && path->node().Tag() == "?" &&
+          (YAML::convert<bool>::decode(path->node(), boolean) || detail::parse_number(*path)))
+        path->expected("a file path or null", " (quote it to name a file \"" + path->node().Scalar() + "\")");
       *field = detail::read_string(*path, "a file path or null");
+    }
 }
 
 }  // namespace
 
 run_config parse_config(const std::string& text, const std::string& source_name,
                         const std::vector<std::string>& overrides) {
-  detail::config_source source(source_name);
+  detail::config_source source(source_name, text);
   YAML::Node root = detail::load_document(text, source);
   const std::string expect_root = "expected a map of sections (" + detail::join(top_level_keys) + ")";
   if (root.IsNull()) source.fail("", YAML::Mark{}, expect_root + ", got an empty document");
@@ -473,17 +480,20 @@ run_config parse_config(const std::string& text, const std::string& source_name,
   run_config cfg;
   cfg.source = source_name;
   const problem_entry problem = read_problem(sections.get("problem"), top, cfg.problem);
+  if (const auto p = sections.get("problem"); p && p->node().IsMap() && p->node()["engine"])
+    cfg.where["problem.engine"] = source.where("problem.engine", p->node()["engine"].Mark());
   read_ga(sections.get("ga"), problem, cfg.ga);
   if (const auto stop = sections.get("stop")) read_stop(*stop, cfg.ga.population, cfg.ga.stop);
 
   if (const auto backend = sections.get("backend"))
+    cfg.where["backend"] = source.where("backend", backend->mark()),
     cfg.backend = detail::read_enum(*backend, by_name(std::vector{backend_kind::serial, backend_kind::tbb,
                                                                   backend_kind::cuda, backend_kind::automatic}));
   if (const auto precision = sections.get("precision"))
     cfg.precision =
         detail::read_enum(*precision, by_name(std::vector{precision_kind::float64, precision_kind::float32}));
   if (const auto threads = sections.get("threads"))
-    cfg.threads = static_cast<int>(detail::read_int(*threads, detail::integer_at_least(0)));
+    cfg.threads = static_cast<int>(detail::read_int(*threads, detail::integer_in(0, backend::tbb::max_threads)));
   if (const auto output = sections.get("output")) read_output(*output, cfg.output);
   return cfg;
 }

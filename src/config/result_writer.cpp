@@ -5,6 +5,11 @@
 
 namespace fusedga {
 
+namespace {
+/// A number with 17 significant digits; NaN as "nan" whatever its sign bit (printf's "-nan" says nothing more).
+std::string number17(double v) { return v != v ? std::string("nan") : fmt::format("{:.17g}", v); }
+}  // namespace
+
 std::string result_json(const Result& r, const run_info& info) {
   nlohmann::ordered_json genes = nlohmann::ordered_json::object();
   for (std::size_t j = 0; j < r.best_genes.size(); ++j) {
@@ -24,15 +29,17 @@ std::string result_json(const Result& r, const run_info& info) {
       {"restarts", r.restarts},
       {"best", {{"objective", r.objective}, {"violation", r.violation}, {"feasible", r.feasible}, {"genes", genes}}},
       {"history_rows", r.history.size()},
+      {"nan_individuals", r.not_a_number},
   };
   return j.dump(2) + "\n";
 }
 
 std::string history_csv(const Result& r) {
-  std::string out = "generation,best_objective,best_violation,mean_objective,feasible_fraction,evaluations,elapsed_s\n";
+  std::string out = "generation,best_objective,best_violation,mean_objective,feasible_fraction,evaluations,elapsed_s,nan_individuals\n";
   for (const auto& s : r.history)
-    out += fmt::format("{},{:.17g},{:.17g},{:.17g},{:.17g},{},{:.6f}\n", s.generation, s.best_objective,
-                       s.best_violation, s.mean_objective, s.feasible_fraction, s.evaluations, s.elapsed_s);
+    out += fmt::format("{},{},{},{},{},{},{:.6f},{}\n", s.generation, number17(s.best_objective),
+                       number17(s.best_violation), number17(s.mean_objective), number17(s.feasible_fraction),
+                       s.evaluations, s.elapsed_s, s.not_a_number);
   return out;
 }
 

@@ -128,6 +128,24 @@ std::string number_text(double v) {
 
 bool located::is_word(const char* word) const { return node_.IsScalar() && node_.Scalar() == word; }
 
+namespace {
+/// True when the plain scalar `key` is not followed by ':' in `text` (a bare word yaml-cpp took as a null-valued key).
+bool bare_key(const YAML::Node& key, const std::string& text) {
+  if (text.empty() || key.Mark().is_null() || key.Tag() != "?") return false;
+  std::size_t pos = 0;
+  for (int line = 0; line < key.Mark().line; ++line) {
+    pos = text.find('\n', pos);
+    if (pos == std::string::npos) return false;
+    ++pos;
+  }
+  pos += static_cast<std::size_t>(key.Mark().column);
+  if (text.compare(pos, key.Scalar().size(), key.Scalar()) != 0) return false;  // not where we expect: don't guess
+  pos += key.Scalar().size();
+  while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t')) ++pos;
+  return pos >= text.size() || text[pos] != ':';
+}
+}  // namespace
+
 yaml_map::yaml_map(const located& node, const std::vector<std::string>& allowed_hint) : self_(node) {
   if (node.is_null()) return;
   if (!node.node().IsMap()) node.expected("a map (keys: " + join(allowed_hint) + ")");
@@ -138,11 +156,18 @@ yaml_map::yaml_map(const located& node, const std::vector<std::string>& allowed_
       located(key, node.path(), key.Mark(), node.source()).expected("a key name (one of: " + join(allowed_hint) + ")");
     const std::string name = key.Scalar();
     const std::string path = node.child_path(name);
-    if (const entry* first = find(name))
-      node.source().fail(path, key.Mark(),
-                         first->key_mark.is_null() ? "duplicate key"
-                                                   : fmt::format("duplicate key (first at line {}, column {})",
-                                                                 first->key_mark.line + 1, first->key_mark.column + 1));
+    if (const entry* first = find(name)) {
+      // Both keys are in the file: blame the file, even when a --set override also gives this key.
+      const std::string at = key.Mark().is_null() ? node.source().file() + ": "
+                                                  : fmt::format("{}:{}:{}: ", node.source().file(), key.Mark().line + 1,
+                                                                key.Mark().column + 1);
+      throw config_error(at + path + ": " +
+                         (first->key_mark.is_null() ? std::string("duplicate key")
+                                                    : fmt::format("duplicate key (first at line {}, column {})",
+                                                                  first->key_mark.line + 1, first->key_mark.column + 1)));
+    }
+    if (value.IsNull() && bare_key(key, node.source().text()))
+      node.source().fail(path, key.Mark(), "a bare word without ':'; expected '" + name + ": VALUE'");
     // A null value ("population:" with nothing after it) is reported at its key.
     const YAML::Mark mark = value.IsNull() ? key.Mark() : value.Mark();
     entries_.push_back(entry{name, key.Mark(), located(value, path, mark, node.source())});

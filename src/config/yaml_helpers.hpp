@@ -21,9 +21,11 @@ namespace fusedga::detail {
 /// Where config values come from: the file name, and the key paths that `--set` overrides replaced or created.
 class config_source {
  public:
-  explicit config_source(std::string file) : file_(std::move(file)) {}
+  /// @param text  the config's text, when known: lets readers look at what yaml-cpp does not keep (a key's ':')
+  explicit config_source(std::string file, std::string text = "") : file_(std::move(file)), text_(std::move(text)) {}
 
   const std::string& file() const { return file_; }
+  const std::string& text() const { return text_; }
 
   /// Records that the value at `path`, and everything under it, came from the override `text` (`a.b=value`).
   void mark_overridden(const std::string& path, const std::string& text) { overrides_[path] = text; }
@@ -40,6 +42,7 @@ class config_source {
 
  private:
   std::string file_;
+  std::string text_;
   std::map<std::string, std::string> overrides_;  ///< key path -> the override text that set it
 };
 
@@ -94,7 +97,9 @@ class located {
 /**
  * A map node read key by key. Construction checks that the node is a map
  * (null counts as an empty map: `stop:` with nothing under it), that keys are
- * scalars and that none repeats.
+ * scalars, that none repeats (located in the file even when `--set` also gives
+ * that key), and that no key is a bare word without ':' (yaml-cpp reads a lone
+ * `stop` at the end of a block as the key `stop` with a null value).
  */
 class yaml_map {
  public:

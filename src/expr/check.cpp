@@ -46,6 +46,11 @@ symbol_table check_declarations(const problem_source& source, program& out) {
       const std::string element = d.vector ? fmt::format("{}[{}]", d.name, k) : d.name;
       if (!std::isfinite(d.lower[k]) || !std::isfinite(d.upper[k]))
         fail(from, d.where, fmt::format("bounds of '{}' must be finite, got [{}, {}]", element, d.lower[k], d.upper[k]));
+      if (!std::isfinite(d.upper[k] - d.lower[k]))
+        fail(from, d.where,
+             fmt::format("bounds of '{}' are [{}, {}], whose width upper - lower overflows to infinity; expected a "
+                         "narrower range (initial genes are lower + u*(upper - lower))",
+                         element, d.lower[k], d.upper[k]));
       if (d.lower[k] > d.upper[k])
         fail(from, d.where,
              fmt::format("bounds of '{}' have lower {} > upper {}; expected lower <= upper", element, d.lower[k], d.upper[k]));

@@ -1,11 +1,14 @@
 #include "io/atomic_file.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -17,14 +20,41 @@ namespace {
 [[noreturn]] void fail(const std::string& path, const char* what, int err) {
   throw error("cannot write " + path + ": " + what + ": " + std::strerror(err));
 }
-/// Creates the temporary beside `path` that write_file_atomic writes first; its name goes to `name`.
+/// Creates the temporary beside `path` that write_file_atomic writes first, `PATH.tmp.PID.XXXXXX`; its name goes
+/// to `name`. The writer's pid in the name lets a later writer remove what a killed one left (remove_stale_temporaries).
 int open_temporary(const std::string& path, std::string& name) {
-  name = path + ".tmp.XXXXXX";
+  name = path + ".tmp." + std::to_string(::getpid()) + ".XXXXXX";
   const int fd = ::mkstemp(name.data());
   if (fd < 0) fail(path, "creating a temporary file", errno);
   return fd;
 }
 }  // namespace
+
+int remove_stale_temporaries(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const std::string prefix = (slash == std::string::npos ? path : path.substr(slash + 1)) + ".tmp.";
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return 0;
+  int removed = 0;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    // PID.XXXXXX: the pid of the writer, then mkstemp's six characters
+    const std::string rest = name.substr(prefix.size());
+    const std::size_t dot = rest.find('.');
+    if (dot == std::string::npos || dot == 0 || rest.size() != dot + 7) continue;
+    if (rest.find_first_not_of("0123456789") != dot) continue;
+    const long pid = std::strtol(rest.substr(0, dot).c_str(), nullptr, 10);
+    if (pid <= 0 || pid == ::getpid() || (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)) continue;
+    const std::string full = dir + "/" + name;
+    struct stat st {};
+    if (::lstat(full.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) continue;
+    if (::unlink(full.c_str()) == 0) ++removed;
+  }
+  ::closedir(d);
+  return removed;
+}
 
 void check_writable(const std::string& path) {
   struct stat st {};
@@ -36,6 +66,7 @@ void check_writable(const std::string& path) {
 }
 
 void write_file_atomic(const std::string& path, const std::string& content) {
+  remove_stale_temporaries(path);
   std::string tmpl;
   const int fd = open_temporary(path, tmpl);
   const auto cleanup = [&](const char* what) {

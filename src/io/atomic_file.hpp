@@ -8,8 +8,9 @@ namespace fusedga {
 
 /**
  * Writes `content` to `path` atomically: into a temporary file in the same
- * directory, flushed and fsync'ed, then renamed over `path`. On any failure
- * the temporary is removed and `path` is left as it was.
+ * directory (`PATH.tmp.PID.XXXXXX`), flushed and fsync'ed, then renamed over `path`. On any failure
+ * the temporary is removed and `path` is left as it was. Temporaries of `path` left by a writer that was
+ * killed (SIGKILL) are removed first (remove_stale_temporaries).
  * @throws fusedga::error naming the path and the system error.
  */
 void write_file_atomic(const std::string& path, const std::string& content);
@@ -20,5 +21,12 @@ void write_file_atomic(const std::string& path, const std::string& content);
  * @throws fusedga::error naming the path and the system error.
  */
 void check_writable(const std::string& path);
+
+/**
+ * Removes the temporaries `PATH.tmp.PID.XXXXXX` beside `path` whose writer is gone: PID names no live process
+ * (kill(PID, 0) fails with ESRCH), and the file is a regular file (not a symlink) owned by this user. A live
+ * writer's temporary, and anything else, is left alone. Returns how many were removed; never throws.
+ */
+int remove_stale_temporaries(const std::string& path);
 
 }  // namespace fusedga

@@ -27,9 +27,9 @@ bool runs_on_gpu(const run_config& cfg) {
 expression_plan plan_expression(const run_config& cfg) {
   if (runs_on_gpu(cfg)) {
     if (cfg.problem.engine == expression_engine::interpreter)
-      throw config_error(cfg.source +
-                         ": problem.engine: interpreter runs on the CPU backends only; use backend: tbb "
-                         "(or serial), or engine: jit/auto for the GPU JIT");
+      throw config_error(cfg.located(cfg.where.count("problem.engine") ? "problem.engine" : "backend") +
+                         "the interpreter runs on the CPU backends only, and the run's backend is cuda; use backend: "
+                         "tbb (or serial), or problem.engine: jit/auto for the GPU JIT");
 #if defined(FUSEDGA_WITH_CUDA)
     return {expression_engine::jit,
             "gpu jit (backend " + std::string(to_string(cfg.backend)) +

@@ -69,7 +69,13 @@ backend_kind resolve_backend(backend_kind requested, std::string* notice) {
 }
 
 backend_kind resolve_backend(const run_config& cfg, std::string* notice) {
-  const backend_kind b = resolve_backend(cfg.backend, notice);
+  backend_kind b;
+  try {
+    b = resolve_backend(cfg.backend, notice);
+  } catch (const backend_unavailable& e) {  // located at the backend key (or --backend / --set)
+    const std::string what = e.what();
+    throw backend_unavailable(cfg.located("backend") + (what.rfind("backend ", 0) == 0 ? what.substr(8) : what));
+  }
   if (cfg.backend == backend_kind::automatic && b == backend_kind::cuda && cfg.problem.expression &&
       cfg.problem.engine == expression_engine::interpreter) {
     if (notice) *notice = "backend auto: the expression interpreter runs on the CPU backends; using tbb";

@@ -18,45 +18,10 @@
 #include "fusedga/config/registry.hpp"
 #include "fusedga/operators/catalog.hpp"
 #include "fusedga/operators/operator_text.hpp"
+#include "apps/ga_run_harness.hpp"
 
 namespace fs = std::filesystem;
-
-namespace {
-
-struct outcome {
-  int exit_code;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-/// A fresh directory per test, removed afterwards.
-struct scratch_dir {
-  fs::path path;
-  scratch_dir() {
-    path = fs::temp_directory_path() / ("fusedga-test-" + std::to_string(::getpid()) + "-" +
-                                         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
-    fs::create_directories(path);
-  }
-  ~scratch_dir() { fs::remove_all(path); }
-  fs::path operator/(const std::string& name) const { return path / name; }
-  void write(const std::string& name, const std::string& text) const { std::ofstream(path / name) << text; }
-};
-
-/// Runs ga-run with `args`; `env` (e.g. "XDG_CACHE_HOME=/tmp/x") is put before the command.
-outcome ga_run(const scratch_dir& dir, const std::string& args, const std::string& env = "") {
-  const std::string cmd = env + " " + std::string(FUSEDGA_GA_RUN) + " " + args + " > " + (dir / "stdout").string() + " 2> " +
-                          (dir / "stderr").string();
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "stdout"), slurp(dir / "stderr")};
-}
-
-}  // namespace
+using namespace fusedga::test;
 
 TEST_CASE("ga-run without a config solves the embedded seed example 2", "[ga-run]") {
   scratch_dir dir;

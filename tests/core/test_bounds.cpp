@@ -22,3 +22,12 @@ TEST_CASE("bounds validation names the offending gene", "[bounds]") {
                                          {std::numeric_limits<std::int32_t>::max()}).validate(1),
                     Catch::Contains("2^32 or more values"));
 }
+
+TEST_CASE("bounds whose width overflows are rejected, so no gene is ever infinite", "[bounds]") {
+  // lower + u·(upper − lower) with an infinite width makes infinite genes (issue 16, item 4)
+  CHECK_THROWS_WITH(Bounds<double>({-1e308}, {1e308}).validate(1), Catch::Contains("gene 0: the width upper - lower overflows double"));
+  CHECK_THROWS_WITH(Bounds<float>({0, -3e38f}, {1, 3e38f}).validate(2), Catch::Contains("gene 1: the width upper - lower overflows float"));
+  const double big = std::numeric_limits<double>::max();
+  CHECK_NOTHROW(Bounds<double>({0}, {big}).validate(1));  // the widest range that still fits
+  CHECK_NOTHROW(Bounds<double>({-big / 2}, {big / 2}).validate(1));
+}

@@ -18,6 +18,7 @@
 #include "fusedga/engine/executor.hpp"
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/de_pass.hpp"
+#include "fusedga/engine/memory_estimate.hpp"
 #include "fusedga/engine/passes.hpp"
 #include "fusedga/engine/shade_state.hpp"
 #include "fusedga/engine/survival.hpp"
@@ -46,6 +47,9 @@ class cpu_executor {
       : loop_(backend), bounds_(bounds), kp_(kp) {
     kp_.bounds = {bounds_.lower.data(), bounds_.upper.data()};
     const int d = kp.dimension;
+    // Before allocating: a run that cannot fit is a clear error, not std::bad_alloc or the OOM killer.
+    check_host_memory({kp.population, d, sizeof(gene), sizeof(fitness), sizeof(key), kp.elitism, 0},
+                      available_host_memory());
     a_ = population<gene, fitness>(kp.population, d);
     b_ = population<gene, fitness>(kp.population, d);
     src_ = a_.view();
@@ -145,15 +149,20 @@ class cpu_executor {
   summary_type finish_generation(const view_type& pop, std::size_t tiles, std::size_t elite_slots) {
     summary_type s;
     double sum = 0;
-    std::uint64_t feasible = 0;
+    std::uint64_t feasible = 0, nan = 0;
     for (std::size_t t = 0; t < tiles; ++t) {
       sum += totals_[t].objective_sum;
       feasible += totals_[t].feasible;
+      nan += totals_[t].not_a_number;
     }
     std::size_t n_cand = tiles * capacity_;
     for (std::size_t k = 0; k < elite_slots; ++k) {
-      sum += static_cast<double>(pop.objective[k]);
-      feasible += pop.violation[k] == fitness(0) ? 1 : 0;
+      if (is_nan_key(pop.rank_key[k])) {
+        ++nan;
+      } else {
+        sum += static_cast<double>(pop.objective[k]);
+        feasible += pop.violation[k] == fitness(0) ? 1 : 0;
+      }
       candidates_[n_cand++] = {pop.rank_key[k], static_cast<std::uint32_t>(k)};
     }
     const std::size_t keep = std::max<std::size_t>(elites_.size(), 1);
@@ -162,6 +171,7 @@ class cpu_executor {
     std::copy_n(candidates_.begin(), elites_.size(), elites_.begin());
     s.objective_sum = sum;
     s.feasible = feasible;
+    s.not_a_number = nan;
     s.best = candidates_[0];
     s.best_objective = pop.objective[s.best.slot];
     s.best_violation = pop.violation[s.best.slot];

@@ -10,8 +10,10 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 
 #include "fusedga/backends/cpu_executor.hpp"
+#include "fusedga/core/error.hpp"
 #include "fusedga/engine/executor.hpp"
 
 namespace fusedga {
@@ -20,7 +22,10 @@ namespace backend {
 /// Results are bitwise equal to `serial` for any thread count: work is split
 /// into fixed tiles and reductions combine tiles in index order.
 struct tbb {
-  int threads = 0;  ///< >= 0
+  int threads = 0;  ///< in [0, max_threads]
+  /// The largest thread count accepted: oneTBB allocates a slot per requested thread up front (about 0.7 KiB
+  /// each, measured), so 2^31 threads ran out of memory (or crashed) before any work.
+  static constexpr int max_threads = 65536;
 };
 }  // namespace backend
 
@@ -35,6 +40,9 @@ namespace detail {
 class tbb_loop {
  public:
   explicit tbb_loop(const backend::tbb& b) {
+    if (b.threads < 0 || b.threads > backend::tbb::max_threads)
+      throw config_error("threads: expected an integer in [0, " + std::to_string(backend::tbb::max_threads) +
+                         "] (0 = all cores), got " + std::to_string(b.threads));
     // oneTBB caps workers at the core count unless told otherwise; honour an explicit larger request.
     if (b.threads > ::tbb::info::default_concurrency())
       limit_ = std::make_shared<::tbb::global_control>(::tbb::global_control::max_allowed_parallelism,

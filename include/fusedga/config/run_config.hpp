@@ -75,6 +75,14 @@ struct run_config {
   precision_kind precision = precision_kind::float64;
   int threads = 0;                     ///< 0 = all cores
   output_config output;
+  /// Where a key's value came from, as message prefixes: key path -> "file:line:col: " or "--set TEXT: ". Filled
+  /// for the keys checked after parsing ("backend", "problem.engine"), so those errors are located too.
+  std::map<std::string, std::string> where;
+  /// `where[path] + path + ": "`, or `source + ": " + path + ": "` when the key was not given (a default).
+  std::string located(const std::string& path) const {
+    const auto it = where.find(path);
+    return (it != where.end() ? it->second : source + ": ") + path + ": ";
+  }
 };
 
 /**

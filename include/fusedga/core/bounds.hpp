@@ -33,7 +33,8 @@ struct Bounds {
   }
 
   /**
-   * Checks that both vectors have `dimension` entries, are finite and ordered.
+   * Checks that both vectors have `dimension` entries, are finite and ordered, and (real genes) that each
+   * width upper − lower is finite.
    * @throws config_error naming the first offending gene.
    */
   void validate(int dimension) const {
@@ -45,6 +46,10 @@ struct Bounds {
       if constexpr (std::is_floating_point_v<Gene>) {
         if (!std::isfinite(lower[j]) || !std::isfinite(upper[j]))
           throw config_error("bounds: gene " + std::to_string(j) + ": bounds must be finite");
+        // Initial genes are lower + u·(upper − lower): an infinite width would make infinite genes.
+        if (!std::isfinite(upper[j] - lower[j]))
+          throw config_error("bounds: gene " + std::to_string(j) + ": the width upper - lower overflows " +
+                             (sizeof(Gene) == 4 ? "float" : "double") + "; expected a range narrower than the largest finite value");
       }
       if constexpr (std::is_integral_v<Gene>) {
         // uniform integer draws use 32 random bits (rng.hpp: below)

@@ -67,4 +67,11 @@ FUSEDGA_HD inline rank_key_t<Real> make_rank_key(Real objective, Real violation,
   return bad ? ~U(0) : key;
 }
 
+/// True for the key of an individual whose objective, violation or penalized score is NaN (the worst key,
+/// which no rankable individual gets): such individuals are counted apart and left out of the mean objective.
+template <class Key>
+FUSEDGA_HD inline bool is_nan_key(Key key) {
+  return key == static_cast<Key>(~Key(0));
+}
+
 }  // namespace fusedga

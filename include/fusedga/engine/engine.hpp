@@ -38,7 +38,7 @@ namespace fusedga {
  * per generation; only the summary's few numbers cross to the host).
  *
  * @throws config_error from the constructor when options do not fit the problem
- *         (or, on a GPU, the population does not fit in device memory), or when the problem's
+ *         (or the populations do not fit: in host memory, memory_estimate.hpp; on a GPU, in device memory), or when the problem's
  *         `inequalities`/`equalities` write other indices than its declared counts (check_constraint_counts).
  * @throws backend_unavailable from the constructor when the backend cannot run here (no usable GPU).
  */
@@ -72,6 +72,7 @@ class engine {
     evaluations_ = n_;
     improved_at_ = 0;
     have_best_ = false;
+    not_a_number_ = 0;
     history_.clear();
     absorb(exec_.initialize());
   }
@@ -130,6 +131,9 @@ class engine {
   }
   fitness best_objective() const { return best_objective_; }
   fitness best_violation() const { return best_violation_; }
+  /// Sum over the generations so far (generation 0 included) of each population's NaN individuals
+  /// (generation_stats::not_a_number).
+  std::uint64_t not_a_number() const { return not_a_number_; }
   /// Generations since the best-so-far last improved.
   int stalled_generations() const { return generation_ - improved_at_; }
   double elapsed_s() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
@@ -163,10 +167,13 @@ class engine {
     g.generation = generation_;
     g.best_objective = static_cast<double>(s.best_objective);
     g.best_violation = static_cast<double>(s.best_violation);
-    g.mean_objective = s.objective_sum / static_cast<double>(n_);
+    // NaN individuals are left out of the mean (NaN when all are NaN) and counted instead.
+    g.mean_objective = s.objective_sum / static_cast<double>(n_ - s.not_a_number);
     g.feasible_fraction = static_cast<double>(s.feasible) / static_cast<double>(n_);
     g.evaluations = evaluations_;
     g.elapsed_s = elapsed_s();
+    g.not_a_number = s.not_a_number;
+    not_a_number_ += s.not_a_number;
     last_ = g;
     if (history_.size() < history_limit_) history_.push_back(g);
   }
@@ -184,6 +191,7 @@ class engine {
   fitness best_objective_ = 0, best_violation_ = 0;
   int generation_ = 0, improved_at_ = 0;
   std::uint64_t evaluations_ = 0;
+  std::uint64_t not_a_number_ = 0;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

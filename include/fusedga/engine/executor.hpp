@@ -51,8 +51,9 @@ namespace fusedga {
 /// What an executor reports about the population it just made current.
 template <class Key, class Fitness>
 struct generation_summary {
-  double objective_sum = 0;       ///< sum of all N objectives (tile order; a device's own fixed order)
-  std::uint64_t feasible = 0;     ///< individuals with zero violation
+  double objective_sum = 0;       ///< sum of the N - not_a_number rankable objectives (tile order; a device's own fixed order)
+  std::uint64_t feasible = 0;     ///< rankable individuals with zero violation
+  std::uint64_t not_a_number = 0; ///< individuals whose objective or violation is NaN (is_nan_key; ranked worst)
   detail::candidate<Key> best{};  ///< the best individual's rank key and slot
   Fitness best_objective = 0;     ///< its objective
   Fitness best_violation = 0;     ///< its violation

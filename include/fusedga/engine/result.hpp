@@ -2,6 +2,7 @@
 /// @file result.hpp
 /// What `fusedga::solve` returns.
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,13 +36,25 @@ struct Result {
   std::vector<std::string> variable_names; ///< d names, from the problem
   double objective = 0;                    ///< its objective, in the problem's sense
   double violation = 0;                    ///< its total violation, >= 0
-  bool feasible = false;                   ///< violation == 0
+  bool feasible = false;                   ///< violation == 0, and objective and every gene finite
   int generations = 0;                     ///< generations run (not counting initial populations), over all restarts
   std::uint64_t evaluations = 0;           ///< objective evaluations performed
   double wall_time_s = 0;                  ///< wall time of the whole run, seconds
   stop_reason reason = stop_reason::generations;
   int restarts = 0;                        ///< fresh populations started after the first (restart_options)
   std::vector<generation_stats> history;   ///< one row per generation, generation 0 first; a restart adds a row for its initial population (same generation number as the row before it)
+  /// NaN individuals summed over every generation's population (generation_stats::not_a_number); 0 in a
+  /// healthy run.
+  std::uint64_t not_a_number = 0;
+
+  /// Whether the best individual is usable: objective, violation and every gene finite. A run where no
+  /// individual ever had a finite objective and violation ends with !finite() (ga-run: exit 1).
+  bool finite() const {
+    if (!std::isfinite(objective) || !std::isfinite(violation)) return false;
+    for (double g : best_genes)
+      if (!std::isfinite(g)) return false;
+    return true;
+  }
 };
 
 }  // namespace fusedga

@@ -35,17 +35,18 @@ FUSEDGA_HD FUSEDGA_INLINE candidate<Key> worst_candidate() {
   return {static_cast<Key>(~Key(0)), ~std::uint32_t(0)};
 }
 
-/// Sum, feasible count and count of one tile; its best `capacity` candidates live in a separate array.
+/// Sums of one tile; its best `capacity` candidates live in a separate array. Individuals with a NaN key
+/// (is_nan_key) count only in `not_a_number`.
 struct tile_totals {
-  double objective_sum;
-  std::uint32_t feasible;
-  std::uint32_t count;
+  double objective_sum;         ///< sum of the objectives of the rankable individuals
+  std::uint32_t feasible;       ///< rankable individuals with zero violation
+  std::uint32_t not_a_number;   ///< individuals whose objective or violation is NaN
 };
 
 /**
  * Summarizes `count` consecutive slots starting at `first_slot`, whose
  * objective, violation and rank key are `objective[i]`, `violation[i]`,
- * `key[i]` (i < count): writes totals and the best `capacity` candidates
+ * `key[i]` (i < count): writes totals (NaN individuals apart, tile_totals) and the best `capacity` candidates
  * (ascending by key, then slot) into `best` (capacity entries; unused ones are
  * worst_candidate()). O(count·capacity).
  */
@@ -55,12 +56,16 @@ inline void summarize(const Fitness* objective, const Fitness* violation, const 
                       candidate<rank_key_t<Fitness>>* best, std::size_t capacity) {
   using Key = rank_key_t<Fitness>;
   double sum = 0;
-  std::uint32_t feasible = 0;
+  std::uint32_t feasible = 0, nan = 0;
   for (std::size_t i = 0; i < count; ++i) {
+    if (is_nan_key(key[i])) {
+      ++nan;
+      continue;
+    }
     sum += static_cast<double>(objective[i]);
     feasible += violation[i] == Fitness(0) ? 1u : 0u;
   }
-  totals = {sum, feasible, static_cast<std::uint32_t>(count)};
+  totals = {sum, feasible, nan};
   std::size_t filled = 0;
   for (std::size_t i = 0; i < count; ++i) {
     const candidate<Key> c{key[i], static_cast<std::uint32_t>(first_slot + i)};

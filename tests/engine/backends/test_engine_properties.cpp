@@ -5,6 +5,7 @@
 // tests/cuda/test_gpu.cpp (skipped with a message without a GPU).
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <fusedga/fusedga.hpp>
@@ -243,4 +244,84 @@ TEMPLATE_LIST_TEST_CASE("over backends: differential evolution, or a config erro
   require_identical(r, solve(CQ{}, o, backend::serial{}));
   CHECK(r.feasible);
   CHECK(r.evaluations == o.population * std::uint64_t(o.generations + 1));
+}
+
+namespace {
+/// Minimize sqrt(x0) + x1 over [-1, 1]²: NaN for x0 < 0 (about half of the initial population), with one
+/// constraint x1 >= -0.5 whose violation is NaN where x1 > 0.9 (a NaN violation with a finite objective).
+struct half_nan {
+  using gene_type = double;
+  int dimension() const { return 2; }
+  int inequality_count() const { return 1; }
+  Bounds<double> bounds() const { return Bounds<double>::uniform(2, -1.0, 1.0); }
+  template <class X>
+  FUSEDGA_HD double objective(const X& x) const {
+    return std::sqrt(double(x[0])) + double(x[1]);
+  }
+  template <class X, class G>
+  FUSEDGA_HD void inequalities(const X& x, G& g) const {
+    g[0] = double(x[1]) > 0.9 ? std::nan("") : -0.5 - double(x[1]);
+  }
+};
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("over backends: NaN individuals are counted, ranked worst, kept out of the mean", "[engine][nan]",
+                        engine_backends) {
+  ga_options o = options_for<TestType>();
+  engine<half_nan, typename TestType::backend_type> e(half_nan{}, o, TestType::make());
+  e.initialize();
+  std::uint64_t total = 0;
+  for (int g = 0; g <= 3; ++g) {
+    if (g > 0) e.step();
+    const auto pop = e.current();
+    double sum = 0;
+    std::uint64_t nan = 0, feasible = 0;
+    for (std::size_t i = 0; i < pop.size; ++i) {
+      const bool bad = std::isnan(pop.objective[i]) || std::isnan(pop.violation[i]);
+      REQUIRE(bad == (pop.rank_key[i] == ~std::uint64_t(0)));  // NaN ranks worst, and only NaN does
+      if (bad) {
+        ++nan;
+      } else {
+        sum += pop.objective[i];
+        feasible += pop.violation[i] == 0 ? 1 : 0;
+      }
+    }
+    INFO("generation " << g);
+    if (g == 0) CHECK(nan > pop.size / 4);  // uniform x0 in [-1, 1]: about half
+    CHECK(e.stats().not_a_number == nan);
+    CHECK(std::isfinite(e.stats().mean_objective));
+    CHECK(e.stats().mean_objective == Approx(sum / double(pop.size - nan)).epsilon(1e-12));
+    CHECK(e.stats().feasible_fraction == Approx(double(feasible) / double(pop.size)));
+    CHECK(std::isfinite(e.stats().best_objective));
+    total += nan;
+  }
+  CHECK(e.not_a_number() == total);
+  REQUIRE(e.history().size() == 4);
+  CHECK(e.history()[0].not_a_number > 0);
+}
+
+namespace {
+/// log of a negative number: NaN everywhere.
+struct all_nan {
+  using gene_type = double;
+  int dimension() const { return 1; }
+  Bounds<double> bounds() const { return Bounds<double>::uniform(1, -1.0, 1.0); }
+  template <class X>
+  FUSEDGA_HD double objective(const X& x) const {
+    return std::log(-1.0 - double(x[0]) * double(x[0]));
+  }
+};
+}  // namespace
+
+TEST_CASE("solve: a NaN-everywhere objective gives a non-finite, infeasible result with its NaNs counted", "[engine][nan]") {
+  ga_options o;
+  o.population = 50;
+  o.generations = 4;
+  const Result r = solve(all_nan{}, o, backend::serial{});
+  CHECK(std::isnan(r.objective));
+  CHECK_FALSE(r.feasible);  // violation 0, yet a NaN objective is never feasible
+  CHECK_FALSE(r.finite());
+  CHECK(r.not_a_number == 50 * 5);
+  CHECK(std::isnan(r.history.back().mean_objective));
+  CHECK(r.history.back().feasible_fraction == 0);
 }

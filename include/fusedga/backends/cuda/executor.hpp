@@ -274,6 +274,7 @@ class cuda_executor {
     summary_type r;
     r.objective_sum = s.objective_sum;
     r.feasible = s.feasible;
+    r.not_a_number = s.not_a_number;
     r.best = {s.best_key, s.best_slot};
     r.best_objective = s.best_objective;
     r.best_violation = s.best_violation;

@@ -21,6 +21,7 @@ template <class Key, class Fitness>
 struct run_state {
   double objective_sum;
   unsigned long long feasible;
+  unsigned long long not_a_number;
   Key best_key;
   std::uint32_t best_slot;
   Fitness best_objective;

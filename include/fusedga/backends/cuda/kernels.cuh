@@ -187,7 +187,7 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
     __syncthreads();
   }
   double sum = 0;
-  std::uint32_t feasible = 0;
+  std::uint32_t feasible = 0, nan = 0;
   candidate<K> mine[1] = {worst_candidate<K>()};
   if (threadIdx.x < count) {
     const std::size_t i = begin + threadIdx.x;
@@ -204,13 +204,16 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
       vio = pop.violation[i];
       key = pop.rank_key[i];
     }
-    sum = static_cast<double>(obj);
-    feasible = vio == F(0) ? 1u : 0u;
+    const bool nan_key = is_nan_key(key);
+    sum = nan_key ? 0.0 : static_cast<double>(obj);
+    feasible = !nan_key && vio == F(0) ? 1u : 0u;
+    nan = nan_key ? 1u : 0u;
     mine[0] = {key, static_cast<std::uint32_t>(i)};
   }
   sum = block_sum(sum);
   feasible = block_sum(feasible);
-  if (threadIdx.x == 0) a.totals[blockIdx.x] = {sum, feasible, static_cast<std::uint32_t>(count)};
+  nan = block_sum(nan);
+  if (threadIdx.x == 0) a.totals[blockIdx.x] = {sum, feasible, nan};
   block_best(mine, a.cands, a.best + static_cast<std::size_t>(blockIdx.x) * a.cands);
 }
 
@@ -219,7 +222,7 @@ template <class Problem>
 __device__ __forceinline__ void store_child(const kernel_params<Problem>& kp,
                                             const population_view<gene_t<Problem>, fitness_t<Problem>>& dst,
                                             const gene_t<Problem>* x, std::size_t slot, double& sum,
-                                            std::uint32_t& feasible, candidate<rank_key_t<fitness_t<Problem>>>& c) {
+                                            std::uint32_t& feasible, std::uint32_t& nan, candidate<rank_key_t<fitness_t<Problem>>>& c) {
   using F = fitness_t<Problem>;
   F obj, vio;
   rank_key_t<F> key;
@@ -227,8 +230,10 @@ __device__ __forceinline__ void store_child(const kernel_params<Problem>& kp,
   dst.objective[slot] = obj;
   dst.violation[slot] = vio;
   dst.rank_key[slot] = key;
-  sum += static_cast<double>(obj);
-  feasible += vio == F(0) ? 1u : 0u;
+  const bool nan_key = is_nan_key(key);
+  sum += nan_key ? 0.0 : static_cast<double>(obj);
+  feasible += !nan_key && vio == F(0) ? 1u : 0u;
+  nan += nan_key ? 1u : 0u;
   c = {key, static_cast<std::uint32_t>(slot)};
 }
 
@@ -256,15 +261,15 @@ __device__ __forceinline__ void offspring_short(const offspring_args<Problem>& a
   const std::uint32_t pair = first_pair + threadIdx.x;
   const std::size_t first_slot = elite_count + 2 * static_cast<std::size_t>(first_pair);
   double sum = 0;
-  std::uint32_t feasible = 0;
+  std::uint32_t feasible = 0, nan = 0;
   candidate<K> mine[2] = {worst_candidate<K>(), worst_candidate<K>()};
   if (pair < pairs) {
     G* c1 = tile + 2 * threadIdx.x * d;
     G* c2 = c1 + d;
     make_children(kp, src.genes, src.rank_key, pair, generation, c1, c2);
     const std::size_t slot = elite_count + 2 * static_cast<std::size_t>(pair);
-    store_child(kp, dst, c1, slot, sum, feasible, mine[0]);
-    if (slot + 1 < n) store_child(kp, dst, c2, slot + 1, sum, feasible, mine[1]);
+    store_child(kp, dst, c1, slot, sum, feasible, nan, mine[0]);
+    if (slot + 1 < n) store_child(kp, dst, c2, slot + 1, sum, feasible, nan, mine[1]);
     if (before(mine[1], mine[0])) {
       const candidate<K> t = mine[0];
       mine[0] = mine[1];
@@ -280,7 +285,8 @@ __device__ __forceinline__ void offspring_short(const offspring_args<Problem>& a
   }
   sum = block_sum(sum);
   feasible = block_sum(feasible);
-  if (threadIdx.x == 0) a.totals[blockIdx.x] = {sum, feasible, 0};
+  nan = block_sum(nan);
+  if (threadIdx.x == 0) a.totals[blockIdx.x] = {sum, feasible, nan};
   block_best(mine, a.cands, a.best + static_cast<std::size_t>(blockIdx.x) * a.cands);
 }
 
@@ -342,16 +348,17 @@ __device__ __forceinline__ void offspring_long(const offspring_args<Problem>& a)
   }
   __syncthreads();  // children rows (tile, or global memory) complete before lanes evaluate them
   double sum = 0;
-  std::uint32_t feasible = 0;
+  std::uint32_t feasible = 0, nan = 0;
   candidate<K> mine[1] = {worst_candidate<K>()};
   const std::size_t slot = elite_count + 2 * static_cast<std::size_t>(first_pair) + lane;
   if (first_pair + lane / 2 < pairs && slot < n) {
     const G* x = staged ? tile + static_cast<std::size_t>(lane) * d : dst.genes + slot * d;
-    store_child(kp, dst, x, slot, sum, feasible, mine[0]);
+    store_child(kp, dst, x, slot, sum, feasible, nan, mine[0]);
   }
   sum = block_sum(sum);
   feasible = block_sum(feasible);
-  if (threadIdx.x == 0) a.totals[blockIdx.x] = {sum, feasible, 0};
+  nan = block_sum(nan);
+  if (threadIdx.x == 0) a.totals[blockIdx.x] = {sum, feasible, nan};
   block_best(mine, a.cands, a.best + static_cast<std::size_t>(blockIdx.x) * a.cands);
 }
 
@@ -405,7 +412,7 @@ __device__ __forceinline__ void finish_generation(const finish_args<G, F>& a) {
   using K = rank_key_t<F>;
   constexpr int C = cuda_geometry::kMaxFastElites;
   double sum = 0;
-  unsigned long long feasible = 0;
+  unsigned long long feasible = 0, nan = 0;
   candidate<K> top[C];
 #pragma unroll
   for (int c = 0; c < C; ++c) top[c] = worst_candidate<K>();
@@ -422,15 +429,19 @@ __device__ __forceinline__ void finish_generation(const finish_args<G, F>& a) {
   for (std::uint32_t b = threadIdx.x; b < blocks; b += blockDim.x) {
     sum += totals[b].objective_sum;
     feasible += totals[b].feasible;
+    nan += totals[b].not_a_number;
     for (int r = 0; r < keep; ++r) offer(cands[static_cast<std::size_t>(b) * keep + r]);
   }
   for (std::uint32_t k = threadIdx.x; k < elite_slots; k += blockDim.x) {
-    sum += static_cast<double>(pop.objective[k]);
-    feasible += pop.violation[k] == F(0) ? 1 : 0;
+    const bool nan_key = is_nan_key(pop.rank_key[k]);
+    sum += nan_key ? 0.0 : static_cast<double>(pop.objective[k]);
+    feasible += !nan_key && pop.violation[k] == F(0) ? 1 : 0;
+    nan += nan_key ? 1 : 0;
     offer({pop.rank_key[k], k});
   }
   sum = block_sum(sum);
   feasible = block_sum(feasible);
+  nan = block_sum(nan);
   __shared__ candidate<K> first;
   __shared__ int improved;
   int next = 0;
@@ -449,6 +460,7 @@ __device__ __forceinline__ void finish_generation(const finish_args<G, F>& a) {
     run_state<K, F>& s = *state;
     s.objective_sum = sum;
     s.feasible = feasible;
+    s.not_a_number = nan;
     s.best_key = first.key;
     s.best_slot = first.slot;
     s.best_objective = pop.objective[first.slot];

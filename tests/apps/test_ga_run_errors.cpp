@@ -1,0 +1,148 @@
+// ga-run end to end on bad input: each class of issue 16's list ("every bad input a clear error, nothing
+// lost") that ga-run shows, with its exit code, message and what is written.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/ga_run_harness.hpp"
+#include "fusedga/config/registry.hpp"
+
+using namespace fusedga::test;
+
+TEST_CASE("ga-run: NaN everywhere is exit 1 after writing the results, NaNs counted", "[ga-run][nan]") {
+  scratch_dir dir;
+  dir.write("nan.yaml",
+            "problem:\n  variables: {x: [-1, 1]}\n  objective: \"log(-1 - x^2)\"\n  engine: interpreter\n"
+            "ga: {population: 20, generations: 3}\nbackend: serial\n");
+  const outcome r = ga_run(dir, (dir / "nan.yaml").string() + " --out " + (dir / "r.json").string() + " --history " +
+                                    (dir / "h.csv").string());
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.err, Catch::Contains("no individual had a finite objective and violation"));
+  CHECK_THAT(r.err, Catch::Contains("80 NaN individuals in 4 generations"));
+  CHECK_THAT(r.out, Catch::Contains("best         nan"));
+  CHECK_THAT(r.out, Catch::Contains("feasible     no"));
+  const auto j = nlohmann::json::parse(slurp(dir / "r.json"));
+  CHECK(j["best"]["objective"].is_null());
+  CHECK(j["best"]["feasible"] == false);
+  CHECK(j["nan_individuals"] == 80);
+  const std::string csv = slurp(dir / "h.csv");
+  CHECK(csv.rfind("generation,best_objective,best_violation,mean_objective,feasible_fraction,evaluations,elapsed_s,"
+                  "nan_individuals\n",
+                  0) == 0);
+  CHECK_THAT(csv, Catch::Contains("\n0,nan,0,nan,0,20,"));
+  CHECK(csv.find("-nan") == std::string::npos);
+}
+
+TEST_CASE("ga-run: NaN in part of the domain ranks worst and the run succeeds", "[ga-run][nan]") {
+  scratch_dir dir;
+  dir.write("half.yaml",
+            "problem:\n  variables: {x: [-1, 1]}\n  objective: \"sqrt(x) + 1\"\n  engine: interpreter\n"
+            "ga: {population: 200, generations: 20}\nbackend: serial\n");
+  const outcome r = ga_run(dir, (dir / "half.yaml").string() + " --out " + (dir / "r.json").string());
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(slurp(dir / "r.json"));
+  CHECK(j["best"]["objective"].get<double>() == Approx(1.0).margin(0.05));
+  CHECK(j["best"]["feasible"] == true);
+  CHECK(j["nan_individuals"].get<int>() > 50);  // about half of generation 0 alone
+  CHECK_THAT(r.out, Catch::Contains("NaN          "));
+}
+
+TEST_CASE("ga-run: bounds whose width overflows are a located config error", "[ga-run][bounds]") {
+  scratch_dir dir;
+  dir.write("wide.yaml", "problem:\n  variables: {x: [-1e308, 1e308]}\n  objective: \"x\"\n");
+  const outcome r = ga_run(dir, (dir / "wide.yaml").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("wide.yaml:2:18: problem.variables.x:"));
+  CHECK_THAT(r.err, Catch::Contains("width upper - lower overflows"));
+}
+
+TEST_CASE("ga-run: a population that cannot fit in memory is exit 2 before allocating", "[ga-run][memory]") {
+  scratch_dir dir;
+  // 2^31 − 1 individuals of 100,000 doubles: petabytes, on any machine
+  const outcome r = ga_run(dir, "--set problem.builtin=classic/sphere --set problem.params.dimension=100000 "
+                                "--set ga.population=2147483647 --backend serial");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("ga.population = 2147483647 with 100000 genes of 8 bytes needs"));
+  CHECK_THAT(r.err, Catch::Contains("individuals fit at this dimension"));
+  CHECK_THAT(r.err, !Catch::Contains("bad_alloc"));
+}
+
+TEST_CASE("ga-run: an absurd thread count is a located config error", "[ga-run][memory]") {
+  scratch_dir dir;
+  dir.write("t.yaml", "problem: {builtin: seed/constrained-quadratic}\nthreads: 2147483647\n");
+  const outcome r = ga_run(dir, (dir / "t.yaml").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("t.yaml:2:10: threads: expected an integer in [0, 65536]"));
+}
+
+TEST_CASE("ga-run: backend cuda without a usable GPU is located at the backend key", "[ga-run][backend]") {
+  if (fusedga::cuda_unavailable_reason().empty()) {
+    WARN("skipped: this machine has a usable GPU");
+    return;
+  }
+  scratch_dir dir;
+  dir.write("c.yaml", "problem: {builtin: seed/constrained-quadratic}\nbackend: cuda\n");
+  const outcome r = ga_run(dir, (dir / "c.yaml").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("c.yaml:2:10: backend: cuda: "));
+  const outcome s = ga_run(dir, (dir / "c.yaml").string() + " --set backend=cuda");
+  CHECK(s.exit_code == 2);
+  CHECK_THAT(s.err, Catch::Contains("--set backend=cuda: backend: cuda: "));
+}
+
+TEST_CASE("ga-run: engine interpreter on backend cuda is located at problem.engine", "[ga-run][backend]") {
+  scratch_dir dir;
+  dir.write("i.yaml", "problem:\n  variables: {x: [0, 1]}\n  objective: \"x\"\n  engine: interpreter\nbackend: cuda\n");
+  const outcome r = ga_run(dir, (dir / "i.yaml").string() + " --explain");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("i.yaml:4:11: problem.engine: the interpreter runs on the CPU backends only"));
+}
+
+TEST_CASE("ga-run: a duplicate key also given by --set is blamed on the file", "[ga-run][config]") {
+  scratch_dir dir;
+  dir.write("d.yaml", "problem: {builtin: seed/constrained-quadratic}\nga:\n  population: 50\n  population: 60\n");
+  const outcome r = ga_run(dir, (dir / "d.yaml").string() + " --set ga.population=70");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("d.yaml:4:3: ga.population: duplicate key (first at line 3, column 3)"));
+  CHECK_THAT(r.err, !Catch::Contains("--set"));
+}
+
+TEST_CASE("ga-run: a bare word without ':' is an error, not a null key", "[ga-run][config]") {
+  scratch_dir dir;
+  dir.write("b.yaml", "problem: {builtin: seed/constrained-quadratic}\nga: {generations: 3}\nstop\n");
+  const outcome r = ga_run(dir, (dir / "b.yaml").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("b.yaml:3:1: stop: a bare word without ':'; expected 'stop: VALUE'"));
+  dir.write("ok.yaml", "problem: {builtin: seed/constrained-quadratic}\nga: {generations: 3}\nstop:\n");
+  CHECK(ga_run(dir, (dir / "ok.yaml").string() + " -q").exit_code == 0);  // an explicit empty section is fine
+}
+
+TEST_CASE("ga-run: output paths that are booleans or numbers, or one file for both, are errors", "[ga-run][output]") {
+  scratch_dir dir;
+  dir.write("t.yaml", "problem: {builtin: seed/constrained-quadratic}\noutput: {result: true}\n");
+  const outcome r = ga_run(dir, (dir / "t.yaml").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("t.yaml:2:18: output.result: expected a file path or null, got true (quote it"));
+  CHECK_FALSE(fs::exists("true"));
+  const outcome same = ga_run(dir, "--out " + (dir / "x").string() + " --history " + dir.path.string() + "/./x");
+  CHECK(same.exit_code == 2);
+  CHECK_THAT(same.err, Catch::Contains("name the same file"));
+  CHECK_FALSE(fs::exists(dir / "x"));
+}
+
+TEST_CASE("ga-run: temporaries left by a killed writer are removed, a live one's kept", "[ga-run][output]") {
+  scratch_dir dir;
+  // pid 999999999 is beyond Linux's pid_max (2^22): no such process
+  dir.write("r.json.tmp.999999999.AbC123", "half a file");
+  const std::string live = "r.json.tmp." + std::to_string(::getpid()) + ".XyZ789";
+  dir.write(live, "being written");
+  dir.write("r.json.tmp.note", "not ours");
+  const outcome r = ga_run(dir, "-q --set ga.generations=2 --set ga.population=50 --out " + (dir / "r.json").string());
+  REQUIRE(r.exit_code == 0);
+  CHECK(fs::exists(dir / "r.json"));
+  CHECK_FALSE(fs::exists(dir / "r.json.tmp.999999999.AbC123"));
+  CHECK(fs::exists(dir / live));
+  CHECK(fs::exists(dir / "r.json.tmp.note"));
+}
