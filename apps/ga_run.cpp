@@ -99,6 +99,14 @@ void explain_operator(const fusedga::operator_family& family, Kind kind, const O
 /// --explain: the problem as parsed, and how it will run.
 void explain(const fusedga::run_config& cfg, bool emit_source) {
   fmt::print("problem      {} (from {})\n", cfg.problem.builtin, cfg.source);
+  const fusedga::ga_options& ga = cfg.ga;
+  const auto or_null = [](const auto& v) { return v ? fmt::format("{}", *v) : std::string("null"); };
+  fmt::print("run          population {}, generations {}, seed {}, elitism {}\n", ga.population, ga.generations,
+             ga.seed, ga.elitism);
+  fmt::print("stop         target {}, stall_generations {}, time_limit_s {}\n", or_null(ga.stop.target),
+             or_null(ga.stop.stall_generations), or_null(ga.stop.time_limit_s));
+  fmt::print("backend      {}, precision {}, threads {}\n", fusedga::to_string(cfg.backend),
+             fusedga::to_string(cfg.precision), cfg.threads);
   explain_operator(fusedga::selection_family, fusedga::selection_kind::tournament, cfg.ga.selection);
   explain_operator(fusedga::crossover_family, cfg.ga.crossover.kind, cfg.ga.crossover);
   explain_operator(fusedga::mutation_family, cfg.ga.mutation.kind, cfg.ga.mutation);
@@ -108,7 +116,7 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
     return;
   }
   const fusedga::expr::program& p = *cfg.problem.expression;
-  fmt::print("{}", fusedga::expr::describe(p));
+  fmt::print("{}", fusedga::expr::describe(p, cfg.ga.constraints.equality_tolerance));
   const fusedga::expression_plan plan = fusedga::plan_expression(cfg);
   fmt::print("engine       {}\n", plan.reason);
   if (emit_source) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "fusedga/core/bounds.hpp"
+#include "fusedga/core/constraint_key.hpp"
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/core/rank_key.hpp"
 #include "fusedga/core/rng.hpp"
@@ -48,6 +49,8 @@ struct kernel_params {
   constraint_rule rule;
   fitness penalty_weight;
   fitness equality_tolerance;
+  handler_state<fitness> handler;  ///< the dynamic rules' parameters of this generation (constraint_key.hpp)
+  double ranking_pf;               ///< stochastic ranking's pf
 
   /// Children per generation (N − E) and the pairs that produce them.
   std::uint32_t children() const { return population - elitism; }
@@ -70,6 +73,8 @@ kernel_params<Problem> make_kernel_params(const Problem& p, const ga_options& o,
   kp.rule = o.constraints.rule;
   kp.penalty_weight = static_cast<fitness>(o.constraints.penalty_weight);
   kp.equality_tolerance = static_cast<fitness>(o.constraints.equality_tolerance);
+  kp.handler = handler_state<fitness>{};
+  kp.ranking_pf = o.constraints.ranking_pf;
   return kp;
 }
 

@@ -22,6 +22,7 @@
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/tile_summary.hpp"
 #include "fusedga/engine/variation.hpp"
+#include "fusedga/operators/stochastic_ranking.hpp"
 #include "fusedga/operators/tournament.hpp"
 
 namespace fusedga::detail {
@@ -96,10 +97,17 @@ inline void init_tile(const kernel_params<Problem>& kp, const population_view<ge
 }
 
 /// Plans P pairs: tournament winners, the pair-level crossover decision and k-point cut points.
+/// Stochastic ranking's tournaments also read the parents' `objective` and `violation` (N each).
 template <int P, class Problem, class Key>
 inline void plan_pairs(const kernel_params<Problem>& kp, const Key* keys, const gene_t<Problem>* parent_rows,
-                       std::uint32_t first_pair, std::uint32_t generation, pair_plan<P>& plan) {
-  if (kp.tournament_size == 2 && P > 1) {
+                       std::uint32_t first_pair, std::uint32_t generation, pair_plan<P>& plan,
+                       const fitness_t<Problem>* objective = nullptr, const fitness_t<Problem>* violation = nullptr) {
+  if (kp.rule == constraint_rule::stochastic_ranking) {
+    const stochastic_tournament tour{kp.tournament_size, kp.ranking_pf};
+    for (int l = 0; l < P; ++l)
+      tour(keys, objective, violation, sense_of<Problem>(), kp.population, kp.rng, first_pair + l, generation,
+           plan.parent1[l], plan.parent2[l]);
+  } else if (kp.tournament_size == 2 && P > 1) {
     // tournament<2> in phases: all candidates (the same draws as
     // tournament::candidate, four per Philox block), then all key loads back
     // to back (many cache misses in flight), then the compares.
@@ -157,7 +165,7 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
   const std::size_t end_slot = first_slot + 2 * P < n ? first_slot + 2 * P : n;
 
   pair_plan<P> plan;
-  plan_pairs<P>(kp, src.rank_key, src.genes, first_pair, generation, plan);
+  plan_pairs<P>(kp, src.rank_key, src.genes, first_pair, generation, plan, src.objective, src.violation);
   const std::uint32_t* p1 = plan.parent1;
   const std::uint32_t* p2 = plan.parent2;
 

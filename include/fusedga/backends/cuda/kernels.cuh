@@ -201,7 +201,12 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
     } else {
       obj = pop.objective[i];
       vio = pop.violation[i];
-      key = pop.rank_key[i];
+      if (a.rekey) {
+        key = rank_key_of(kp, obj, vio);
+        pop.rank_key[i] = key;
+      } else {
+        key = pop.rank_key[i];
+      }
     }
     sum = static_cast<double>(obj);
     feasible = vio == F(0) ? 1u : 0u;
@@ -260,7 +265,7 @@ __device__ __forceinline__ void offspring_short(const offspring_args<Problem>& a
   if (pair < pairs) {
     G* c1 = tile + 2 * threadIdx.x * d;
     G* c2 = c1 + d;
-    make_children(kp, src.genes, src.rank_key, pair, generation, c1, c2);
+    make_children(kp, src, pair, generation, c1, c2);
     const std::size_t slot = elite_count + 2 * static_cast<std::size_t>(pair);
     store_child(kp, dst, c1, slot, sum, feasible, mine[0]);
     if (slot + 1 < n) store_child(kp, dst, c2, slot + 1, sum, feasible, mine[1]);
@@ -310,7 +315,7 @@ __device__ __forceinline__ void offspring_long(const offspring_args<Problem>& a)
   const std::uint32_t first_pair = blockIdx.x * cuda_geometry::kLongPairs;
   pair_decision mine_plan{0, 0, 0, 0, 0};
   if (lane < static_cast<unsigned>(cuda_geometry::kLongPairs) && first_pair + lane < pairs)
-    mine_plan = plan_pair(kp, src.rank_key, first_pair + lane, generation);
+    mine_plan = plan_pair(kp, src, first_pair + lane, generation);
   for (int q = 0; q < cuda_geometry::kLongPairs; ++q) {
     const std::uint32_t pair = first_pair + q;
     if (pair >= pairs) break;  // uniform across the warp
