@@ -46,7 +46,23 @@ FUSEDGA_HD inline void evaluate_one(const kernel_params<Problem>& kp, const gene
   }
   objective = obj;
   violation = v;
-  key = rank_key_of(kp, obj, v);
+  key = make_rank_key(obj, v, sense_of<Problem>(), kp.rule, kp.penalty_weight);  // dynamic rules: apply_handler_keys
+}
+
+/**
+ * Dynamic rules (ε-constrained, self-adaptive penalty): the keys of `count`
+ * individuals recomputed with the handler's state, after their evaluation.
+ * Kept out of evaluate_one so that the static rules' evaluation loops compile
+ * exactly as before: a branch into sap_penalized's exp inside them stopped GCC
+ * vectorizing a problem's sin/cos (scalar libm then changed their last bits).
+ * No-op for the other rules.
+ */
+template <class Problem>
+FUSEDGA_HD inline void apply_handler_keys(const kernel_params<Problem>& kp, const fitness_t<Problem>* objective,
+                                          const fitness_t<Problem>* violation, rank_key_t<fitness_t<Problem>>* key,
+                                          std::size_t count) {
+  if (!dynamic_rule(kp.rule)) return;
+  for (std::size_t i = 0; i < count; ++i) key[i] = rank_key_of(kp, objective[i], violation[i]);
 }
 
 /**
@@ -61,7 +77,8 @@ inline void evaluate_batch(const kernel_params<Problem>& kp, const gene_t<Proble
                            fitness_t<Problem>* violation, rank_key_t<fitness_t<Problem>>* key) {
   kp.problem.evaluate_batch(genes, lane_stride, gene_stride, count, kp.equality_tolerance, objective, violation);
   for (int l = 0; l < count; ++l)
-    key[l] = rank_key_of(kp, objective[l], violation[l]);
+    key[l] = make_rank_key(objective[l], violation[l], sense_of<Problem>(), kp.rule, kp.penalty_weight);
+  apply_handler_keys(kp, objective, violation, key, static_cast<std::size_t>(count));
 }
 
 }  // namespace fusedga::detail

@@ -79,6 +79,7 @@ inline void evaluate_tile(const kernel_params<Problem>& kp, const population_vie
   alignas(64) rank_key_t<F> key[kTileSlots];
   evaluate_slots(kp, pop, begin, end, obj, vio, key);
   const std::size_t count = end - begin;
+  if constexpr (!has_batch_evaluation<Problem>::value) apply_handler_keys(kp, obj, vio, key, count);
   std::memcpy(pop.objective + begin, obj, count * sizeof(F));
   std::memcpy(pop.violation + begin, vio, count * sizeof(F));
   std::memcpy(pop.rank_key + begin, key, count * sizeof key[0]);
@@ -200,6 +201,7 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
         evaluate_one<P>(kp, c2 + l, obj[2 * l + 1], vio[2 * l + 1], key[2 * l + 1]);
       }
     }
+    if constexpr (!has_batch_evaluation<Problem>::value) apply_handler_keys(kp, obj, vio, key, end_slot - first_slot);
     // The tile's children are consecutive slots [first_slot, end_slot):
     // child 2l comes from c1 lane l, child 2l+1 from c2 lane l.
     const std::size_t count = end_slot - first_slot;
@@ -241,6 +243,9 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
     if constexpr (has_batch_evaluation<Problem>::value)  // the tile's child rows are consecutive
       evaluate_batch(kp, dst.row(first_slot), d, 1, static_cast<int>(end_slot - first_slot), dst.objective + first_slot,
                      dst.violation + first_slot, dst.rank_key + first_slot);
+    else
+      apply_handler_keys(kp, dst.objective + first_slot, dst.violation + first_slot, dst.rank_key + first_slot,
+                         end_slot - first_slot);
     summarize(dst.objective + first_slot, dst.violation + first_slot, dst.rank_key + first_slot,
               end_slot - first_slot, first_slot, out.totals[t], out.best + t * out.capacity, out.capacity);
   }

@@ -195,6 +195,7 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
     if (evaluate) {
       const G* x = staged ? tile + threadIdx.x * d : pop.genes + i * d;
       evaluate_one<1>(kp, x, obj, vio, key);
+      if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
       pop.objective[i] = obj;
       pop.violation[i] = vio;
       pop.rank_key[i] = key;
@@ -228,6 +229,7 @@ __device__ __forceinline__ void store_child(const kernel_params<Problem>& kp,
   F obj, vio;
   rank_key_t<F> key;
   evaluate_one<1>(kp, x, obj, vio, key);
+  if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
   dst.objective[slot] = obj;
   dst.violation[slot] = vio;
   dst.rank_key[slot] = key;
