@@ -124,6 +124,8 @@ void explain_run(const fusedga::ga_options& o) {
 /// --explain: the problem as parsed, and how it will run.
 void explain(const fusedga::run_config& cfg, bool emit_source) {
   fmt::print("problem      {} (from {})\n", cfg.problem.builtin, cfg.source);
+  fmt::print("backend      {}, precision {}, threads {}\n", fusedga::to_string(cfg.backend),
+             fusedga::to_string(cfg.precision), cfg.threads);
   fmt::print("algorithm    {}\n", fusedga::to_string(cfg.ga.algorithm));
   if (cfg.ga.algorithm == fusedga::algorithm_kind::de) {
     explain_operator(fusedga::de_family, cfg.ga.de.strategy, cfg.ga.de);
@@ -140,7 +142,7 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
     return;
   }
   const fusedga::expr::program& p = *cfg.problem.expression;
-  fmt::print("{}", fusedga::expr::describe(p));
+  fmt::print("{}", fusedga::expr::describe(p, cfg.ga.constraints.equality_tolerance));
   const fusedga::expression_plan plan = fusedga::plan_expression(cfg);
   fmt::print("engine       {}\n", plan.reason);
   if (emit_source) {

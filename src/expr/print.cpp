@@ -151,7 +151,7 @@ std::string one_line(std::string text) {
 
 std::string to_string(const program& p, int node) { return printer(p).run(node); }
 
-std::string describe(const program& p) {
+std::string describe(const program& p, double equality_tolerance) {
   std::string out = fmt::format("variables ({} gene{}): ", p.dimension(), p.dimension() == 1 ? "" : "s");
   for (std::size_t k = 0; k < p.variables.size(); ++k) out += (k ? "; " : "") + describe(p.variables[k]);
   out += '\n';
@@ -166,7 +166,8 @@ std::string describe(const program& p) {
     const bool minus_zero = root.kind == node_kind::subtract && p.nodes.at(static_cast<std::size_t>(root.b)).kind == node_kind::number &&
                             p.nodes.at(static_cast<std::size_t>(root.b)).value == 0 && p.nodes.at(static_cast<std::size_t>(root.b)).name.empty();
     const std::string shown = to_string(p, minus_zero ? root.a : c.root);
-    formulas.push_back(equality ? fmt::format("h{}(x) = {} == 0 (|h| <= eps)", ++h, shown) : fmt::format("g{}(x) = {} <= 0", ++g, shown));
+    const std::string eps = equality_tolerance >= 0 ? fmt::format("{:g}", equality_tolerance) : std::string("eps");
+    formulas.push_back(equality ? fmt::format("h{}(x) = {} == 0 (|h| <= {})", ++h, shown, eps) : fmt::format("g{}(x) = {} <= 0", ++g, shown));
   }
   // Align the "# from" comments, unless one formula is very long.
   std::size_t width = 0;

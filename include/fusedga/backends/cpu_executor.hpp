@@ -22,6 +22,7 @@
 #include "fusedga/engine/passes.hpp"
 #include "fusedga/engine/shade_state.hpp"
 #include "fusedga/engine/survival.hpp"
+#include "fusedga/engine/rekey.hpp"
 #include "fusedga/engine/tile_summary.hpp"
 
 namespace fusedga::detail {
@@ -114,6 +115,23 @@ class cpu_executor {
 
   /// The DE run state (SHADE memories, archive), e.g. for tests and checkpoints; empty unless the run is DE.
   const de_state<gene, key>& de() const { return de_; }
+
+  /// Dynamic constraint handlers: the handler's new parameters, the current population's keys recomputed with
+  /// them (re-key pass, tile-parallel) and its summary and elites afresh.
+  summary_type rekey(const handler_state<fitness>& h) {
+    kp_.handler = h;
+    const auto sink = summary();
+    const auto kp = kp_;
+    const auto pop = src_;
+    loop_.for_each_index(eval_tiles(), [&](std::size_t t) { rekey_tile(kp, pop, t, sink); });
+    return finish_generation(src_, eval_tiles(), 0);
+  }
+
+  /// Copies the current population's N objectives and violations to `objective` and `violation`.
+  void fetch_fitness(fitness* objective, fitness* violation) const {
+    std::copy_n(src_.objective, kp_.population, objective);
+    std::copy_n(src_.violation, kp_.population, violation);
+  }
 
   void keep_best(std::uint32_t slot) { std::copy_n(src_.row(slot), best_.size(), best_.begin()); }
   void fetch_best(gene* out) const { std::copy(best_.begin(), best_.end(), out); }

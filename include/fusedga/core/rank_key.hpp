@@ -25,6 +25,14 @@ enum class constraint_rule {
   feasibility_rules,
   /// Static penalty (Homaifar, Qi & Lai 1994): compare objective + weight × violation.
   penalty,
+  /// ε-constrained method with dynamic ε control (Takahama & Sakai 2006): feasibility
+  /// rules with violations <= ε(t) counted as feasible (constraint_key.hpp).
+  epsilon,
+  /// Stochastic ranking (Runarsson & Yao 2000): tournament comparisons by objective with
+  /// probability pf unless both are feasible (operators/stochastic_ranking.hpp).
+  stochastic_ranking,
+  /// Self-adaptive penalty (Farmani & Wright 2003), recomputed every generation (constraint_key.hpp).
+  self_adaptive_penalty,
 };
 
 namespace detail {

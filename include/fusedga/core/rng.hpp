@@ -23,6 +23,7 @@ enum class stream : std::uint32_t {
   pair = 3,     ///< per-pair crossover decision and cut points: index = pair
   gene_a = 4,   ///< per (pair, gene) crossover draws and child 1 mutation
   gene_b = 5,   ///< per (pair, gene) child 2 mutation and spare draws
+  rank = 9,     ///< stochastic ranking's comparison coins: index = pair, block = comparison / 4
   // differential evolution (engine/de_pass.hpp), numbered apart from the GA's
   de_select = 16,   ///< per target: block 0 indices, block 1 jrand and CR, blocks 2.. F (SHADE)
   de_gene = 17,     ///< per target: binomial crossover coins, block = j / 4

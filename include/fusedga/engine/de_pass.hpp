@@ -136,6 +136,7 @@ inline void de_tile(const kernel_params<Problem>& kp, const de_view<gene_t<Probl
   alignas(64) F obj[kTileSlots], vio[kTileSlots];
   alignas(64) K key[kTileSlots];
   evaluate_slots(kp, dst, begin, end, obj, vio, key);
+  if constexpr (!has_batch_evaluation<Problem>::value) apply_handler_keys(kp, obj, vio, key, end - begin);  // ε, SAP
   de_success_sums sums;
   for (std::size_t i = begin; i < end; ++i) {
     const std::size_t l = i - begin;

@@ -14,7 +14,9 @@
 
 #include "fusedga/core/bounds.hpp"
 #include "fusedga/core/check_constraint_counts.hpp"
+#include "fusedga/core/constraint_key.hpp"
 #include "fusedga/core/problem_traits.hpp"
+#include "fusedga/engine/constraint_handler.hpp"
 #include "fusedga/engine/executor.hpp"
 #include "fusedga/engine/generation_stats.hpp"
 #include "fusedga/engine/kernel_params.hpp"
@@ -60,6 +62,16 @@ class engine {
     best_genes_.resize(static_cast<std::size_t>(problem.dimension()));
     history_limit_ = static_cast<std::size_t>(options.generations) + 1;
     history_.reserve(std::min<std::size_t>(history_limit_, std::size_t(1) << 16));
+    rule_ = options.constraints.rule;
+    if (dynamic_rule(rule_)) {
+      const constraint_options& c = options.constraints;
+      epsilon_control_ = c.epsilon_control * static_cast<double>(options.generations);
+      epsilon_cp_ = c.epsilon_cp;
+      epsilon_theta_ = c.epsilon_theta;
+      host_objective_.resize(n_);
+      host_violation_.resize(n_);
+      scratch_.reserve(n_);
+    }
   }
 
   engine(const engine&) = delete;
@@ -74,7 +86,16 @@ class engine {
     have_best_ = false;
     not_a_number_ = 0;
     history_.clear();
-    absorb(exec_.initialize());
+    summary_type s = exec_.initialize();
+    if (dynamic_rule(rule_)) {
+      fitness_fresh_ = false;
+      fetch_fitness();
+      if (rule_ == constraint_rule::epsilon)
+        epsilon0_ = static_cast<double>(detail::initial_epsilon(host_violation_.data(), n_, epsilon_theta_, scratch_));
+      handler_ = handler_at(0);
+      s = best_by_feasibility_rules(exec_.rekey(handler_));
+    }
+    absorb(s);
   }
 
   /// Re-evaluates the current population in place (the evaluation-only workload of ga-bench). O(N·d).
@@ -83,8 +104,19 @@ class engine {
   /// Runs one generation: elites copied, fused offspring pass, summary, buffers swapped. No allocation.
   void step() {
     ++generation_;
-    const summary_type s = exec_.next_generation(static_cast<std::uint32_t>(generation_));
+    if (dynamic_rule(rule_)) {
+      const handler_state<fitness> h = handler_at(generation_);
+      if (!(h == handler_)) {
+        handler_ = h;
+        exec_.rekey(handler_);  // elites re-chosen under this generation's order
+      }
+    }
+    summary_type s = exec_.next_generation(static_cast<std::uint32_t>(generation_));
     evaluations_ += children_;
+    if (dynamic_rule(rule_)) {
+      fitness_fresh_ = false;
+      s = best_by_feasibility_rules(s);
+    }
     absorb(s);
   }
 
@@ -129,6 +161,8 @@ class engine {
     }
     return best_genes_;
   }
+  /// The dynamic constraint handler's parameters of the current generation (zero for the static rules).
+  const handler_state<fitness>& constraint_state() const { return handler_; }
   fitness best_objective() const { return best_objective_; }
   fitness best_violation() const { return best_violation_; }
   /// Sum over the generations so far (generation 0 included) of each population's NaN individuals
@@ -150,6 +184,53 @@ class engine {
     bounds.validate(d);
     check_constraint_counts(problem, "given to fusedga::engine");
     return executor_type(problem, detail::make_kernel_params(problem, options, d), bounds, backend);
+  }
+
+  // Dynamic constraint handlers (constraint_handler.hpp) ---------------------------------------------------
+
+  void fetch_fitness() {
+    if (fitness_fresh_) return;
+    exec_.fetch_fitness(host_objective_.data(), host_violation_.data());
+    fitness_fresh_ = true;
+  }
+
+  // The handler's parameters for generation g: ε(g), or the self-adaptive penalty from the current population.
+  handler_state<fitness> handler_at(int g) {
+    handler_state<fitness> h{};
+    if (rule_ == constraint_rule::epsilon) {
+      h.epsilon = static_cast<fitness>(detail::epsilon_at(epsilon0_, g, epsilon_control_, epsilon_cp_));
+    } else {
+      fetch_fitness();
+      h = detail::self_adaptive_state(host_objective_.data(), host_violation_.data(), n_, sense_of<Problem>());
+    }
+    return h;
+  }
+
+  // Under a dynamic handler the summary's best is the best of this generation's order (an ε-feasible or
+  // penalized one). The run's best-so-far is kept by feasibility rules, as the result reports it: while the
+  // order differs from them (ε > 0, self-adaptive penalty), the best by feasibility rules is found on the host.
+  summary_type best_by_feasibility_rules(summary_type s) {
+    const Sense sense = sense_of<Problem>();
+    if (rule_ == constraint_rule::self_adaptive_penalty || handler_.epsilon > fitness(0)) {
+      fetch_fitness();
+      std::uint32_t slot = 0;
+      key best = ~key(0);
+      for (std::size_t i = 0; i < n_; ++i) {
+        const key k = make_rank_key(host_objective_[i], host_violation_[i], sense, constraint_rule::feasibility_rules,
+                                    fitness(0));
+        if (k < best || i == 0) {
+          best = k;
+          slot = static_cast<std::uint32_t>(i);
+        }
+      }
+      s.best = {best, slot};
+      s.best_objective = host_objective_[slot];
+      s.best_violation = host_violation_[slot];
+    } else {
+      s.best.key = make_rank_key(s.best_objective, s.best_violation, sense, constraint_rule::feasibility_rules,
+                                 fitness(0));
+    }
+    return s;
   }
 
   // The run state's update from the summary of the population just made current.
@@ -192,6 +273,11 @@ class engine {
   int generation_ = 0, improved_at_ = 0;
   std::uint64_t evaluations_ = 0;
   std::uint64_t not_a_number_ = 0;
+  constraint_rule rule_ = constraint_rule::feasibility_rules;
+  handler_state<fitness> handler_{};
+  double epsilon0_ = 0, epsilon_control_ = 0, epsilon_cp_ = 0, epsilon_theta_ = 0;
+  std::vector<fitness> host_objective_, host_violation_, scratch_;  // dynamic handlers only
+  bool fitness_fresh_ = false;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

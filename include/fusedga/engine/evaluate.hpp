@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "fusedga/core/constraint_key.hpp"
 #include "fusedga/core/constraint_sink.hpp"
 #include "fusedga/core/gene_view.hpp"
 #include "fusedga/core/macros.hpp"
@@ -14,6 +15,17 @@
 #include "fusedga/engine/kernel_params.hpp"
 
 namespace fusedga::detail {
+
+/// The rank key of (objective, violation) under the run's constraint handling (constraint_key.hpp). The static
+/// rules take make_rank_key directly, so their keys and code stay today's.
+template <class Problem>
+FUSEDGA_HD FUSEDGA_INLINE rank_key_t<fitness_t<Problem>> rank_key_of(const kernel_params<Problem>& kp,
+                                                                     fitness_t<Problem> objective,
+                                                                     fitness_t<Problem> violation) {
+  if (kp.rule == constraint_rule::feasibility_rules || kp.rule == constraint_rule::penalty)
+    return make_rank_key(objective, violation, sense_of<Problem>(), kp.rule, kp.penalty_weight);
+  return make_handler_key(objective, violation, sense_of<Problem>(), kp.rule, kp.penalty_weight, kp.handler);
+}
 
 /// Objective, violation and rank key of the individual whose gene j is at `x[j * Stride]`.
 template <int Stride, class Problem>
@@ -34,7 +46,23 @@ FUSEDGA_HD inline void evaluate_one(const kernel_params<Problem>& kp, const gene
   }
   objective = obj;
   violation = v;
-  key = make_rank_key(obj, v, sense_of<Problem>(), kp.rule, kp.penalty_weight);
+  key = make_rank_key(obj, v, sense_of<Problem>(), kp.rule, kp.penalty_weight);  // dynamic rules: apply_handler_keys
+}
+
+/**
+ * Dynamic rules (ε-constrained, self-adaptive penalty): the keys of `count`
+ * individuals recomputed with the handler's state, after their evaluation.
+ * Kept out of evaluate_one so that the static rules' evaluation loops compile
+ * exactly as before: a branch into sap_penalized's exp inside them stopped GCC
+ * vectorizing a problem's sin/cos (scalar libm then changed their last bits).
+ * No-op for the other rules.
+ */
+template <class Problem>
+FUSEDGA_HD inline void apply_handler_keys(const kernel_params<Problem>& kp, const fitness_t<Problem>* objective,
+                                          const fitness_t<Problem>* violation, rank_key_t<fitness_t<Problem>>* key,
+                                          std::size_t count) {
+  if (!dynamic_rule(kp.rule)) return;
+  for (std::size_t i = 0; i < count; ++i) key[i] = rank_key_of(kp, objective[i], violation[i]);
 }
 
 /**
@@ -50,6 +78,7 @@ inline void evaluate_batch(const kernel_params<Problem>& kp, const gene_t<Proble
   kp.problem.evaluate_batch(genes, lane_stride, gene_stride, count, kp.equality_tolerance, objective, violation);
   for (int l = 0; l < count; ++l)
     key[l] = make_rank_key(objective[l], violation[l], sense_of<Problem>(), kp.rule, kp.penalty_weight);
+  apply_handler_keys(kp, objective, violation, key, static_cast<std::size_t>(count));
 }
 
 }  // namespace fusedga::detail

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "fusedga/core/bounds.hpp"
+#include "fusedga/core/constraint_key.hpp"
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/core/rank_key.hpp"
 #include "fusedga/core/rng.hpp"
@@ -53,6 +54,8 @@ struct kernel_params {
   algorithm_kind algorithm;  ///< GA or DE (engine/de_pass.hpp)
   survival_kind survival;    ///< GA survivor selection (engine/survival.hpp)
   de_spec de;                ///< DE settings, counts resolved for N
+  handler_state<fitness> handler;  ///< the dynamic rules' parameters of this generation (constraint_key.hpp)
+  double ranking_pf;               ///< stochastic ranking's pf
 
   /// Children per generation (N − E) and the pairs that produce them.
   std::uint32_t children() const { return population - elitism; }
@@ -97,6 +100,8 @@ kernel_params<Problem> make_kernel_params(const Problem& p, const ga_options& o,
   kp.algorithm = o.algorithm;
   kp.survival = o.survival.kind;
   kp.de = make_de_spec(o);
+  kp.handler = handler_state<fitness>{};
+  kp.ranking_pf = o.constraints.ranking_pf;
   return kp;
 }
 

@@ -32,6 +32,10 @@ bool with_parameter(Options& o, std::string_view name, F&& f) {
   } else if constexpr (std::is_same_v<O, constraint_options>) {
     if (name == "weight") return f(o.penalty_weight), true;
     if (name == "equality_tolerance") return f(o.equality_tolerance), true;
+    if (name == "control") return f(o.epsilon_control), true;
+    if (name == "cp") return f(o.epsilon_cp), true;
+    if (name == "theta") return f(o.epsilon_theta), true;
+    if (name == "pf") return f(o.ranking_pf), true;
   } else if constexpr (std::is_same_v<O, de_options>) {
     if (name == "F") return f(o.F), true;
     if (name == "CR") return f(o.CR), true;

@@ -43,6 +43,12 @@ struct constraint_options {
   constraint_rule rule = constraint_rule::feasibility_rules;
   double penalty_weight = 1e6;       ///< static penalty weight, > 0
   double equality_tolerance = 1e-4;  ///< eps in |h(x)| <= eps, >= 0
+  // epsilon (Takahama & Sakai 2006): ε(0) = violation of the ceil(theta·N)-th best initial individual,
+  // ε(t) = ε(0)·(1 − t/Tc)^cp for t < Tc = control · generations, then 0.
+  double epsilon_control = 0.2;  ///< Tc as a fraction of the generation limit, [0, 1]
+  double epsilon_cp = 5;         ///< exponent cp of the ε schedule, >= 0
+  double epsilon_theta = 0.2;    ///< θ as a fraction of the population, (0, 1]
+  double ranking_pf = 0.45;      ///< stochastic ranking: probability of comparing by objective, [0, 1]
 };
 
 /// Which search runs: the genetic algorithm (selection, crossover, mutation, survival) or differential evolution.

@@ -22,6 +22,7 @@
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/tile_summary.hpp"
 #include "fusedga/engine/variation.hpp"
+#include "fusedga/operators/stochastic_ranking.hpp"
 #include "fusedga/operators/tournament.hpp"
 
 namespace fusedga::detail {
@@ -78,6 +79,7 @@ inline void evaluate_tile(const kernel_params<Problem>& kp, const population_vie
   alignas(64) rank_key_t<F> key[kTileSlots];
   evaluate_slots(kp, pop, begin, end, obj, vio, key);
   const std::size_t count = end - begin;
+  if constexpr (!has_batch_evaluation<Problem>::value) apply_handler_keys(kp, obj, vio, key, count);
   std::memcpy(pop.objective + begin, obj, count * sizeof(F));
   std::memcpy(pop.violation + begin, vio, count * sizeof(F));
   std::memcpy(pop.rank_key + begin, key, count * sizeof key[0]);
@@ -96,10 +98,17 @@ inline void init_tile(const kernel_params<Problem>& kp, const population_view<ge
 }
 
 /// Plans P pairs: tournament winners, the pair-level crossover decision and k-point cut points.
+/// Stochastic ranking's tournaments also read the parents' `objective` and `violation` (N each).
 template <int P, class Problem, class Key>
 inline void plan_pairs(const kernel_params<Problem>& kp, const Key* keys, const gene_t<Problem>* parent_rows,
-                       std::uint32_t first_pair, std::uint32_t generation, pair_plan<P>& plan) {
-  if (kp.tournament_size == 2 && P > 1) {
+                       std::uint32_t first_pair, std::uint32_t generation, pair_plan<P>& plan,
+                       const fitness_t<Problem>* objective = nullptr, const fitness_t<Problem>* violation = nullptr) {
+  if (kp.rule == constraint_rule::stochastic_ranking) {
+    const stochastic_tournament tour{kp.tournament_size, kp.ranking_pf};
+    for (int l = 0; l < P; ++l)
+      tour(keys, objective, violation, sense_of<Problem>(), kp.population, kp.rng, first_pair + l, generation,
+           plan.parent1[l], plan.parent2[l]);
+  } else if (kp.tournament_size == 2 && P > 1) {
     // tournament<2> in phases: all candidates (the same draws as
     // tournament::candidate, four per Philox block), then all key loads back
     // to back (many cache misses in flight), then the compares.
@@ -157,7 +166,7 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
   const std::size_t end_slot = first_slot + 2 * P < n ? first_slot + 2 * P : n;
 
   pair_plan<P> plan;
-  plan_pairs<P>(kp, src.rank_key, src.genes, first_pair, generation, plan);
+  plan_pairs<P>(kp, src.rank_key, src.genes, first_pair, generation, plan, src.objective, src.violation);
   const std::uint32_t* p1 = plan.parent1;
   const std::uint32_t* p2 = plan.parent2;
 
@@ -192,6 +201,7 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
         evaluate_one<P>(kp, c2 + l, obj[2 * l + 1], vio[2 * l + 1], key[2 * l + 1]);
       }
     }
+    if constexpr (!has_batch_evaluation<Problem>::value) apply_handler_keys(kp, obj, vio, key, end_slot - first_slot);
     // The tile's children are consecutive slots [first_slot, end_slot):
     // child 2l comes from c1 lane l, child 2l+1 from c2 lane l.
     const std::size_t count = end_slot - first_slot;
@@ -233,6 +243,9 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
     if constexpr (has_batch_evaluation<Problem>::value)  // the tile's child rows are consecutive
       evaluate_batch(kp, dst.row(first_slot), d, 1, static_cast<int>(end_slot - first_slot), dst.objective + first_slot,
                      dst.violation + first_slot, dst.rank_key + first_slot);
+    else
+      apply_handler_keys(kp, dst.objective + first_slot, dst.violation + first_slot, dst.rank_key + first_slot,
+                         end_slot - first_slot);
     summarize(dst.objective + first_slot, dst.violation + first_slot, dst.rank_key + first_slot,
               end_slot - first_slot, first_slot, out.totals[t], out.best + t * out.capacity, out.capacity);
   }

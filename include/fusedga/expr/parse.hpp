@@ -107,7 +107,7 @@ std::string to_string(const program& p, int node);
 /// A multi-line description (for `--explain`): variables with bounds, the
 /// objective with its sense, and each constraint in its normalized form
 /// `g1(x) = ... <= 0` or `h1(x) = ... == 0 (|h| <= eps)` followed by
-/// `# from "text as written"`.
-std::string describe(const program& p);
+/// `# from "text as written"`; `eps` is printed as `equality_tolerance` when that is >= 0.
+std::string describe(const program& p, double equality_tolerance = -1);
 
 }  // namespace fusedga::expr

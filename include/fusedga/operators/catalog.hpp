@@ -88,6 +88,15 @@ inline constexpr parameter_spec constraint_common[] = {
     {"equality_tolerance", 1e-4, 0, kInf, false, false, nullptr, nullptr, false, "eps in abs(h(x)) <= eps"}};
 inline constexpr parameter_spec penalty_params[] = {
     {"weight", 1e6, 0, kInf, true, false, nullptr, nullptr, false, "penalty per unit of total violation"}};
+inline constexpr parameter_spec epsilon_params[] = {
+    {"control", 0.2, 0, 1, false, false, nullptr, nullptr, false,
+     "Tc, the generation where eps reaches 0, as a fraction of the generation limit"},
+    {"cp", 5, 0, kInf, false, false, nullptr, nullptr, false, "exponent of eps(t) = eps(0) * (1 - t/Tc)^cp"},
+    {"theta", 0.2, 0, 1, true, false, nullptr, nullptr, false,
+     "eps(0) = violation of the ceil(theta * N)-th best initial individual"}};
+inline constexpr parameter_spec ranking_params[] = {
+    {"pf", 0.45, 0, 1, false, false, nullptr, nullptr, false,
+     "probability that a comparison is by objective when not both are feasible"}};
 
 inline constexpr parameter_spec de_fixed_params[] = {
     {"F", 0.5, 0, 2, true, false, nullptr, nullptr, false, "scale factor of the difference vectors"},
@@ -168,6 +177,21 @@ inline constexpr operator_spec constraint_rows[] = {
     {int(constraint_rule::penalty), "penalty", gene_kinds::any, list_of(penalty_params),
      "static penalty: compare objective + weight * violation",
      "Homaifar, Qi & Lai 1994, \"Constrained optimization via genetic algorithms\", Simulation 62(4)"},
+    {int(constraint_rule::epsilon), "epsilon", gene_kinds::any, list_of(epsilon_params),
+     "epsilon-constrained: feasibility rules with violations <= eps(t) counted as feasible; eps(t) decreases to 0",
+     "Takahama & Sakai 2006, \"Constrained optimization by the epsilon constrained differential evolution with "
+     "gradient-based mutation and feasible elites\", IEEE CEC 2006"},
+    {int(constraint_rule::stochastic_ranking), "stochastic-ranking", gene_kinds::any, list_of(ranking_params),
+     "tournament comparisons by objective with probability pf (always when both are feasible), else by violation; "
+     "elites by feasibility rules",
+     "Runarsson & Yao 2000, \"Stochastic ranking for constrained evolutionary optimization\", IEEE TEC 4(3)"},
+    {int(constraint_rule::self_adaptive_penalty),
+     "self-adaptive-penalty",
+     gene_kinds::any,
+     {},
+     "two-stage penalty recomputed each generation from the population's best, worst and highest-objective "
+     "individuals (as pagmo's cstrs_self_adaptive)",
+     "Farmani & Wright 2003, \"Self-adaptive fitness formulation for constrained optimization\", IEEE TEC 7(5)"},
 };
 
 inline constexpr operator_spec survival_rows[] = {
@@ -272,7 +296,7 @@ static_assert(detail::rows_in_kind_order(selection_family) && detail::rows_in_ki
               "catalog.hpp: each family's rows must be listed in the order of its enum");
 static_assert(crossover_family.rows.size() == int(crossover_kind::two_point) + 1 &&
                   mutation_family.rows.size() == int(mutation_kind::creep) + 1 &&
-                  constraint_family.rows.size() == int(constraint_rule::penalty) + 1 &&
+                  constraint_family.rows.size() == int(constraint_rule::self_adaptive_penalty) + 1 &&
                   survival_family.rows.size() == int(survival_kind::plus) + 1 &&
                   de_family.rows.size() == int(de_strategy::shade) + 1,
               "catalog.hpp: one row per enumerator");

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cuda/emulator/emulated_runtime.hpp"
+#include "engine/handler_problems.hpp"
 #include "engine/same_result.hpp"
 
 using namespace fusedga;
@@ -324,4 +325,28 @@ TEST_CASE("solve: a NaN-everywhere objective gives a non-finite, infeasible resu
   CHECK(r.not_a_number == 50 * 5);
   CHECK(std::isnan(r.history.back().mean_objective));
   CHECK(r.history.back().feasible_fraction == 0);
+}
+
+TEMPLATE_LIST_TEST_CASE("over backends: constraint handlers give the serial backend's run bitwise", "[engine]",
+                        engine_backends) {
+  // Integer genes and exactly representable objective and violations: every backend computes the same bits, so
+  // the re-key pass, ε schedule, self-adaptive penalty and stochastic ranking's coins are checked end to end.
+  ga_options o = options_for<TestType>();
+  o.crossover.kind = crossover_kind::two_point;
+  o.mutation.kind = mutation_kind::uniform_reset;
+  o.elitism = 4;
+  for (constraint_rule rule : {constraint_rule::epsilon, constraint_rule::stochastic_ranking,
+                               constraint_rule::self_adaptive_penalty}) {
+    INFO(to_string(rule));
+    o.constraints.rule = rule;
+    o.constraints.epsilon_control = 0.5;
+    const Result s = solve(handler_test::IntegerConstrained{}, o, backend::serial{});
+    require_identical(s, solve(handler_test::IntegerConstrained{}, o, TestType::make()));
+    for (std::size_t elites : {0, 10}) {  // 10 > 8: the CUDA executor picks elites by sorting the keys
+      ga_options e = o;
+      e.elitism = elites;
+      require_identical(solve(handler_test::IntegerConstrained{}, e, backend::serial{}),
+                        solve(handler_test::IntegerConstrained{}, e, TestType::make()));
+    }
+  }
 }

@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "fusedga/backends/cuda/geometry.hpp"
 #include "fusedga/backends/cuda/kernel_args.hpp"
@@ -144,15 +145,53 @@ class cuda_executor {
   summary_type next_generation(std::uint32_t /*generation*/) {
     rt_.use_device();
     const int parity = cur_;
-    rt_.run_generation(parity, [&] { enqueue_step(parity); });
+    // A dynamic constraint handler changes kp_ between generations: launched directly, not from a captured graph.
+    if (dynamic_rule(kp_.rule))
+      enqueue_step(parity);
+    else
+      rt_.run_generation(parity, [&] { enqueue_step(parity); });
     rt_.synchronize();
     if (!plus()) cur_ = 1 - parity;  // plus survival keeps the survivors in the parents' buffer
     return read_summary();
   }
 
-  /// The finish kernel already copied the improving best's genes on the device.
-  void keep_best(std::uint32_t) {}
+  /// Dynamic constraint handlers: the handler's new parameters, the current population's keys recomputed with
+  /// them on the device (the evaluation kernel's re-key mode) and its summary and elites afresh. Synchronizes.
+  summary_type rekey(const handler_state<fitness>& h) {
+    rt_.use_device();
+    kp_.handler = h;
+    const view_type pop = views_[cur_];
+    enqueue_evaluation(pop, false, true);
+    enqueue_sort(pop);
+    enqueue_finish(pop, eval_.blocks, 0, false);
+    rt_.synchronize();
+    return read_summary();
+  }
+
+  /// Copies the current population's N objectives and violations to host memory. Synchronizes.
+  void fetch_fitness(fitness* objective, fitness* violation) const {
+    rt_.use_device();
+    const view_type v = views_[cur_];
+    rt_.to_host(objective, v.objective, n_ * sizeof(fitness));
+    rt_.to_host(violation, v.violation, n_ * sizeof(fitness));
+    rt_.synchronize();
+  }
+
+  /// The finish kernel already copied the improving best's genes on the device — except under a dynamic
+  /// constraint handler, where the engine picks the best by feasibility rules and its genes are copied here.
+  void keep_best(std::uint32_t slot) {
+    if (!dynamic_rule(kp_.rule)) return;
+    rt_.use_device();
+    const std::size_t d = static_cast<std::size_t>(kp_.dimension);
+    host_best_.resize(d);
+    rt_.to_host(host_best_.data(), views_[cur_].genes + static_cast<std::size_t>(slot) * d, d * sizeof(gene));
+    rt_.synchronize();
+  }
   void fetch_best(gene* out) const {
+    if (dynamic_rule(kp_.rule)) {
+      std::copy(host_best_.begin(), host_best_.end(), out);
+      return;
+    }
     rt_.use_device();
     rt_.to_host(out, best_genes_.data(), static_cast<std::size_t>(kp_.dimension) * sizeof(gene));
     rt_.synchronize();
@@ -206,10 +245,10 @@ class cuda_executor {
     rt_.to_device(state_.data(), host_state_.data(), sizeof s);
   }
 
-  void enqueue_evaluation(const view_type& pop, bool evaluate) {
+  void enqueue_evaluation(const view_type& pop, bool evaluate, bool rekey = false) {
     rt_.evaluate(eval_, evaluate ? eval_.shared_bytes : 0,
                  cuda_kernels::evaluate_args<Problem>{kp_, pop, eval_.staged, evaluate, cands_, totals_.data(),
-                                                      candidates_.data()});
+                                                      candidates_.data(), rekey});
   }
 
   void enqueue_sort(const view_type& pop) {
@@ -303,6 +342,7 @@ class cuda_executor {
   cuda_geometry::launch eval_{}, offspring_{};
   int cands_ = 1;
   int cur_ = 0;
+  std::vector<gene> host_best_;  // the best-so-far's genes under a dynamic constraint handler (keep_best)
 };
 
 }  // namespace fusedga::detail

@@ -56,6 +56,7 @@ struct evaluate_args {
   int cands;      ///< candidates per block (elitism / best)
   tile_totals* totals;
   candidate<key_of<Problem>>* best;
+  bool rekey = false;  ///< with `evaluate` false: keys recomputed from stored objective and violation (rekey.hpp)
 };
 
 /// Arguments of the offspring kernels (see offspring_short and offspring_long).

@@ -196,13 +196,19 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
     if (evaluate) {
       const G* x = staged ? tile + threadIdx.x * d : pop.genes + i * d;
       evaluate_one<1>(kp, x, obj, vio, key);
+      if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
       pop.objective[i] = obj;
       pop.violation[i] = vio;
       pop.rank_key[i] = key;
     } else {
       obj = pop.objective[i];
       vio = pop.violation[i];
-      key = pop.rank_key[i];
+      if (a.rekey) {
+        key = rank_key_of(kp, obj, vio);
+        pop.rank_key[i] = key;
+      } else {
+        key = pop.rank_key[i];
+      }
     }
     const bool nan_key = is_nan_key(key);
     sum = nan_key ? 0.0 : static_cast<double>(obj);
@@ -227,6 +233,7 @@ __device__ __forceinline__ void store_child(const kernel_params<Problem>& kp,
   F obj, vio;
   rank_key_t<F> key;
   evaluate_one<1>(kp, x, obj, vio, key);
+  if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
   dst.objective[slot] = obj;
   dst.violation[slot] = vio;
   dst.rank_key[slot] = key;
@@ -266,7 +273,7 @@ __device__ __forceinline__ void offspring_short(const offspring_args<Problem>& a
   if (pair < pairs) {
     G* c1 = tile + 2 * threadIdx.x * d;
     G* c2 = c1 + d;
-    make_children(kp, src.genes, src.rank_key, pair, generation, c1, c2);
+    make_children(kp, src, pair, generation, c1, c2);
     const std::size_t slot = elite_count + 2 * static_cast<std::size_t>(pair);
     store_child(kp, dst, c1, slot, sum, feasible, nan, mine[0]);
     if (slot + 1 < n) store_child(kp, dst, c2, slot + 1, sum, feasible, nan, mine[1]);
@@ -317,7 +324,7 @@ __device__ __forceinline__ void offspring_long(const offspring_args<Problem>& a)
   const std::uint32_t first_pair = blockIdx.x * cuda_geometry::kLongPairs;
   pair_decision mine_plan{0, 0, 0, 0, 0};
   if (lane < static_cast<unsigned>(cuda_geometry::kLongPairs) && first_pair + lane < pairs)
-    mine_plan = plan_pair(kp, src.rank_key, first_pair + lane, generation);
+    mine_plan = plan_pair(kp, src, first_pair + lane, generation);
   for (int q = 0; q < cuda_geometry::kLongPairs; ++q) {
     const std::uint32_t pair = first_pair + q;
     if (pair >= pairs) break;  // uniform across the warp

@@ -12,11 +12,13 @@
 #include <type_traits>
 
 #include "fusedga/core/macros.hpp"
+#include "fusedga/core/population.hpp"
 #include "fusedga/core/rng.hpp"
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/operators/dispatch.hpp"
 #include "fusedga/operators/mutation.hpp"
 #include "fusedga/operators/repair.hpp"
+#include "fusedga/operators/stochastic_ranking.hpp"
 #include "fusedga/operators/tournament.hpp"
 
 namespace fusedga::detail {
@@ -30,6 +32,16 @@ struct pair_decision {
   int cut_hi;
 };
 
+/// The pair-level draws of plan_pair (stream::pair): crossover coin and cut points.
+template <class Problem>
+FUSEDGA_HD FUSEDGA_INLINE void pair_draws(const kernel_params<Problem>& kp, std::uint32_t pair,
+                                          std::uint32_t generation, pair_decision& p) {
+  const draws4 r = kp.rng(pair, generation, stream::pair, 0);
+  p.crosses = coin<double>(r.v[0], kp.crossover.rate) ? 1 : 0;
+  p.cut_lo = p.cut_hi = kp.dimension;
+  visit<gene_t<Problem>>(kp.crossover, [&](const auto& op) { pair_cuts(op, r, kp.dimension, p.cut_lo, p.cut_hi); });
+}
+
 /**
  * Tournaments and pair draws of pair `pair` in `generation`: stream::select
  * for the candidates (tournament.hpp), stream::pair for the crossover coin and
@@ -42,10 +54,20 @@ FUSEDGA_HD FUSEDGA_INLINE pair_decision plan_pair(const kernel_params<Problem>& 
   pair_decision p;
   const tournament<0> tour{kp.tournament_size};
   tour(keys, kp.population, kp.rng, pair, generation, p.parent1, p.parent2);
-  const draws4 r = kp.rng(pair, generation, stream::pair, 0);
-  p.crosses = coin<double>(r.v[0], kp.crossover.rate) ? 1 : 0;
-  p.cut_lo = p.cut_hi = kp.dimension;
-  visit<gene_t<Problem>>(kp.crossover, [&](const auto& op) { pair_cuts(op, r, kp.dimension, p.cut_lo, p.cut_hi); });
+  pair_draws(kp, pair, generation, p);
+  return p;
+}
+
+/// plan_pair with the parents' whole population: stochastic ranking's tournaments also read objective and violation.
+template <class Problem, class G, class F>
+FUSEDGA_HD FUSEDGA_INLINE pair_decision plan_pair(const kernel_params<Problem>& kp, const population_view<G, F>& src,
+                                                  std::uint32_t pair, std::uint32_t generation) {
+  if (kp.rule != constraint_rule::stochastic_ranking) return plan_pair(kp, src.rank_key, pair, generation);
+  pair_decision p;
+  const stochastic_tournament tour{kp.tournament_size, kp.ranking_pf};
+  tour(src.rank_key, src.objective, src.violation, sense_of<Problem>(), kp.population, kp.rng, pair, generation,
+       p.parent1, p.parent2);
+  pair_draws(kp, pair, generation, p);
   return p;
 }
 
@@ -72,6 +94,24 @@ FUSEDGA_HD FUSEDGA_INLINE void vary_gene(const kernel_params<Problem>& kp, const
   visit<G>(kp.mutation, [&](const auto& op) { mutate_pair(op, a, b, lo, hi, m); });
   a = clamp_to_bounds(a, lo, hi);
   b = clamp_to_bounds(b, lo, hi);
+}
+
+/// Both children of pair `pair` into rows c1, c2 (d genes each), from the parents `src` (stochastic ranking reads
+/// their objective and violation too).
+template <class Problem, class G, class F>
+FUSEDGA_HD FUSEDGA_INLINE void make_children(const kernel_params<Problem>& kp, const population_view<G, F>& src,
+                                             std::uint32_t pair, std::uint32_t generation, gene_t<Problem>* c1,
+                                             gene_t<Problem>* c2) {
+  const pair_decision plan = plan_pair(kp, src, pair, generation);
+  const int d = kp.dimension;
+  const gene_t<Problem>* p1 = src.genes + static_cast<std::size_t>(plan.parent1) * d;
+  const gene_t<Problem>* p2 = src.genes + static_cast<std::size_t>(plan.parent2) * d;
+  for (int j = 0; j < d; ++j) {
+    gene_t<Problem> a = p1[j], b = p2[j];
+    vary_gene(kp, plan, pair, generation, j, a, b);
+    c1[j] = a;
+    c2[j] = b;
+  }
 }
 
 /// Both children of pair `pair` into rows c1, c2 (d genes each), from parent rows of `src_genes` (N × d).
