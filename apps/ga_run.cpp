@@ -103,6 +103,7 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
   explain_operator(fusedga::crossover_family, cfg.ga.crossover.kind, cfg.ga.crossover);
   explain_operator(fusedga::mutation_family, cfg.ga.mutation.kind, cfg.ga.mutation);
   explain_operator(fusedga::constraint_family, cfg.ga.constraints.rule, cfg.ga.constraints);
+  explain_operator(fusedga::gradient_repair_family, fusedga::repair_kind::gradient, cfg.ga.constraints.gradient_repair);
   if (!cfg.problem.expression) {
     fmt::print("a built-in problem: compiled C++ in problems/, run by the fused engine\n");
     return;

@@ -105,10 +105,11 @@ class cpu_executor {
   summary_type finish_generation(const view_type& pop, std::size_t tiles, std::size_t elite_slots) {
     summary_type s;
     double sum = 0;
-    std::uint64_t feasible = 0;
+    std::uint64_t feasible = 0, repairs = 0;
     for (std::size_t t = 0; t < tiles; ++t) {
       sum += totals_[t].objective_sum;
       feasible += totals_[t].feasible;
+      repairs += totals_[t].repair_evaluations;
     }
     std::size_t n_cand = tiles * capacity_;
     for (std::size_t k = 0; k < elite_slots; ++k) {
@@ -122,6 +123,7 @@ class cpu_executor {
     std::copy_n(candidates_.begin(), elites_.size(), elites_.begin());
     s.objective_sum = sum;
     s.feasible = feasible;
+    s.repair_evaluations = repairs;
     s.best = candidates_[0];
     s.best_objective = pop.objective[s.best.slot];
     s.best_violation = pop.violation[s.best.slot];

@@ -23,6 +23,7 @@ enum class stream : std::uint32_t {
   pair = 3,     ///< per-pair crossover decision and cut points: index = pair
   gene_a = 4,   ///< per (pair, gene) crossover draws and child 1 mutation
   gene_b = 5,   ///< per (pair, gene) child 2 mutation and spare draws
+  repair = 6,   ///< gradient repair coins: index = pair, draw 0 child 1, draw 1 child 2
 };
 
 /// Four independent 32-bit draws.

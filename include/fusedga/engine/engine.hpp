@@ -83,7 +83,7 @@ class engine {
   void step() {
     ++generation_;
     const summary_type s = exec_.next_generation(static_cast<std::uint32_t>(generation_));
-    evaluations_ += children_;
+    evaluations_ += children_ + s.repair_evaluations;
     absorb(s);
   }
 

@@ -12,6 +12,7 @@
 #include "fusedga/engine/operator_parameters.hpp"
 #include "fusedga/engine/options.hpp"
 #include "fusedga/operators/dispatch.hpp"
+#include "fusedga/operators/gradient_repair.hpp"
 
 namespace fusedga::detail {
 
@@ -48,6 +49,7 @@ struct kernel_params {
   constraint_rule rule;
   fitness penalty_weight;
   fitness equality_tolerance;
+  gradient_repair_spec gradient_repair;  ///< rate 0 = off
 
   /// Children per generation (N − E) and the pairs that produce them.
   std::uint32_t children() const { return population - elitism; }
@@ -70,6 +72,7 @@ kernel_params<Problem> make_kernel_params(const Problem& p, const ga_options& o,
   kp.rule = o.constraints.rule;
   kp.penalty_weight = static_cast<fitness>(o.constraints.penalty_weight);
   kp.equality_tolerance = static_cast<fitness>(o.constraints.equality_tolerance);
+  kp.gradient_repair = {o.constraints.gradient_repair.rate, o.constraints.gradient_repair.iterations};
   return kp;
 }
 

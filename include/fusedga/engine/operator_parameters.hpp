@@ -32,6 +32,9 @@ bool with_parameter(Options& o, std::string_view name, F&& f) {
   } else if constexpr (std::is_same_v<O, constraint_options>) {
     if (name == "weight") return f(o.penalty_weight), true;
     if (name == "equality_tolerance") return f(o.equality_tolerance), true;
+  } else if constexpr (std::is_same_v<O, constraint_options::gradient_repair_options>) {
+    if (name == "rate") return f(o.rate), true;
+    if (name == "iterations") return f(o.iterations), true;
   }
   return false;
 }

@@ -43,6 +43,12 @@ struct constraint_options {
   constraint_rule rule = constraint_rule::feasibility_rules;
   double penalty_weight = 1e6;       ///< static penalty weight, > 0
   double equality_tolerance = 1e-4;  ///< eps in |h(x)| <= eps, >= 0
+  /// Gradient repair of infeasible children (operators/gradient_repair.hpp): per-child probability in [0, 1]
+  /// (0 = off) and Newton steps at most (>= 1). Real genes only.
+  struct gradient_repair_options {
+    double rate = 0;
+    int iterations = 3;
+  } gradient_repair;
 };
 
 /// Extra stopping rules; the generation limit always applies.

@@ -40,6 +40,7 @@ struct tile_totals {
   double objective_sum;
   std::uint32_t feasible;
   std::uint32_t count;
+  std::uint32_t repair_evaluations = 0;  ///< evaluations spent by the gradient repair (gradient_repair.hpp)
 };
 
 /**

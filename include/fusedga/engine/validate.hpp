@@ -60,6 +60,10 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
   detail::check_parameters(crossover_family, o.crossover, population);
   detail::check_parameters(mutation_family, o.mutation, population);
   detail::check_parameters(constraint_family, o.constraints, population);
+  detail::check_parameters(gradient_repair_family, o.constraints.gradient_repair, population);
+  check_range(real_genes || !(o.constraints.gradient_repair.rate > 0),
+              "ga.constraint_handling.gradient_repair: needs real genes (a Newton step is not defined for integer "
+              "genes); set rate: 0 for this problem");
   check_range(o.elitism < o.population, "ga.elitism: expected an integer in [0, population - 1 = " +
                                             std::to_string(o.population - 1) + "], got " + std::to_string(o.elitism));
   if (o.stop.stall_generations)
