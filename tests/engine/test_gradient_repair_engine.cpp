@@ -112,8 +112,12 @@ TEST_CASE("gradient repair: its evaluations are counted (1 per step exact, 1 + d
 }
 
 TEST_CASE("gradient repair: integer genes are a config error", "[gradient-repair]") {
-  REQUIRE_THROWS_AS(validate(repair_options(0.1), 4, false), config_error);
-  REQUIRE_NOTHROW(validate(repair_options(0.0), 4, false));
+  ga_options integer = repair_options(0.1);
+  integer.crossover.kind = crossover_kind::uniform;
+  integer.mutation.kind = mutation_kind::uniform_reset;
+  REQUIRE_THROWS_WITH(validate(integer, 4, false), Catch::Contains("needs real genes"));
+  integer.constraints.gradient_repair.rate = 0;
+  REQUIRE_NOTHROW(validate(integer, 4, false));
   ga_options bad = repair_options(1.5);
   REQUIRE_THROWS_WITH(validate(bad, 4, true), Catch::Contains("ga.constraint_handling.gradient_repair.rate"));
 }

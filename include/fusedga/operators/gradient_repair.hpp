@@ -33,15 +33,24 @@ FUSEDGA_HD inline std::size_t gradient_repair_scratch(int d, int m) {
 }
 
 /**
- * Repairs the child x (d contiguous genes, in the bounds) in place: up to
- * `iterations` times, C = the violated constraints (g_k > 0, and equalities
- * with |h_k| > eps), ΔC their values (g_k + eps/2 for inequalities, aiming
- * just inside the boundary; h_k for equalities), ∇C their rows of the Jacobian
+ * Repairs the child x (d contiguous genes, in the bounds) in place: while
+ * some constraint is violated (g_k > 0, or |h_k| > eps), up to `iterations`
+ * times: C = the violated inequalities and *every* equality, ΔC their values
+ * (g_k + eps/2 for inequalities, aiming just inside the boundary; h_k for
+ * equalities), ∇C their rows of the Jacobian
  * (m' × d); x ← clip(x − ∇C⁺·ΔC, lower, upper) with ∇C⁺ the ridge-regularized
  * Moore–Penrose pseudo-inverse (small_linear_solve.hpp: minimum-norm step
  * for m' <= d, least squares for m' > d). Stops when no constraint is
  * violated, or keeps the last x when the step is not finite or the system
  * is singular. Real genes only.
+ *
+ * Why every equality, not only the violated ones (Chootinan & Chen use the
+ * violated set): a step on a violated inequality alone moves the point off
+ * an equality it already met, and the next step back; with the equality's
+ * row kept (ΔC = h, tiny when met) the step stays on it to first order.
+ * Measured on a disc g plus a line h from 200 random starts
+ * (tests/operators/test_gradient_repair.cpp): 21 feasible after 5 steps with
+ * the violated set only, 183 after 6 with every equality kept.
  *
  * Cost, counted in evaluations as Takahama & Sakai count them: each
  * iteration evaluates the constraints and the Jacobian at x once — 1
@@ -73,15 +82,17 @@ FUSEDGA_HD inline int gradient_repair(const P& p, gene_t<P>* x, int d, int ni, i
   for (int it = 0; it < iterations; ++it) {
     evaluations += constraint_jacobian(p, x, d, ni, ne, upper, c, J, xh, c2);
     int rows = 0;
+    bool any_violated = false;
     for (int k = 0; k < m; ++k) {
       const F v = c[k];
       const bool violated = k < ni ? v > F(0) : (v < F(0) ? -v : v) > eps;
-      if (!violated) continue;
+      any_violated = any_violated || violated;
+      if (!violated && k < ni) continue;  // every equality is a row: see the doc comment
       if (rows != k)
         for (int j = 0; j < d; ++j) J[rows * d + j] = J[k * d + j];
       r[rows++] = k < ni ? v + margin : v;
     }
-    if (rows == 0) break;
+    if (!any_violated) break;
     if (!pseudo_inverse_step(J, r, rows, d, s, work)) break;
     for (int j = 0; j < d; ++j) {
       G v = static_cast<G>(x[j] - static_cast<G>(s[j]));
