@@ -137,6 +137,7 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
   }
   explain_operator(fusedga::constraint_family, cfg.ga.constraints.rule, cfg.ga.constraints);
   explain_run(cfg.ga);
+  explain_operator(fusedga::gradient_repair_family, fusedga::repair_kind::gradient, cfg.ga.constraints.gradient_repair);
   if (!cfg.problem.expression) {
     fmt::print("a built-in problem: compiled C++ in problems/, run by the fused engine\n");
     return;

@@ -156,7 +156,16 @@ Result solve(const Problem& problem, const ga_options& options, const Backend& b
     e.initialize();
     record();
     bool stopped = stop_now();
+    // Gradient repair spends evaluations known only after its generation: stop before one the budget may not pay for.
+    const auto budget_spent = [&] {
+      return options.stop.evaluations && evaluations + children > *options.stop.evaluations;
+    };
     while (!stopped && e.generation() < limit && !restart_due()) {
+      if (budget_spent()) {
+        r.reason = stop_reason::evaluations;
+        stopped = true;
+        break;
+      }
       e.step();
       record();
       stopped = stop_now();

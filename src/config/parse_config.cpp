@@ -302,10 +302,12 @@ Kind read_operator_type(const located& type, const operator_family& family, bool
  */
 template <class Kind, class Options>
 void read_operator_section(const located& section, const operator_family& family, const problem_entry& problem,
-                           double run_max, Kind* kind, Options& out) {
+                           double run_max, Kind* kind, Options& out, const std::vector<std::string>& subsections = {}) {
   const std::vector<std::string> keys = section_keys(family);
-  const yaml_map m(section, keys);
-  m.check_keys(keys);
+  std::vector<std::string> allowed = keys;
+  allowed.insert(allowed.end(), subsections.begin(), subsections.end());
+  const yaml_map m(section, allowed);
+  m.check_keys(allowed);
   if (const auto type = m.get("type")) {
     const Kind k = read_operator_type<Kind>(*type, family, !problem.integer_genes, problem);
     if (kind) *kind = k;
@@ -346,9 +348,17 @@ void read_mutation(const std::optional<located>& section, const problem_entry& p
   if (section) read_operator_section(*section, mutation_family, problem, 0, &out.kind, out);
 }
 
-/// `ga.constraint_handling:` — feasibility rules, or a static penalty of `weight`.
+/// `ga.constraint_handling:` — feasibility rules, or a static penalty of `weight`; `gradient_repair:` its subsection.
 void read_constraint_handling(const located& section, const problem_entry& problem, constraint_options& out) {
-  read_operator_section(section, constraint_family, problem, 0, &out.rule, out);
+  read_operator_section(section, constraint_family, problem, 0, &out.rule, out, {"gradient_repair"});
+  std::vector<std::string> keys = section_keys(constraint_family);
+  keys.emplace_back("gradient_repair");
+  if (const auto repair = yaml_map(section, keys).get("gradient_repair")) {
+    repair_kind kind = repair_kind::gradient;
+    read_operator_section(*repair, gradient_repair_family, problem, 0, &kind, out.gradient_repair);
+    if (problem.integer_genes && out.gradient_repair.rate > 0)
+      repair->fail("gradient repair needs real genes; " + problem.name + " has integer genes (set rate: 0)");
+  }
 }
 
 /// `ga.restarts:` — null = none; else restart after `stall_generations` with the population grown.

@@ -21,6 +21,14 @@
 
 namespace fusedga::detail {
 
+/// The gradient repair runs in the CPU executors' offspring pass only (repair_pass.hpp).
+inline void check_repair_backend(const run_config& cfg) {
+  if (cfg.ga.constraints.gradient_repair.rate > 0)
+    throw config_error(cfg.source +
+                       ": ga.constraint_handling.gradient_repair: not yet available on the CUDA backend; use "
+                       "backend: tbb (or serial), or rate: 0");
+}
+
 template <class Problem>
 Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& hooks, int& threads_used) {
   check_constraint_counts(problem, "'" + cfg.problem.builtin + "'");
@@ -35,6 +43,7 @@ Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& 
       threads_used = cfg.threads > 0 ? cfg.threads : ::tbb::info::default_concurrency();
       return solve(problem, o, backend::tbb{cfg.threads});
     case backend_kind::cuda:
+      check_repair_backend(cfg);
 #if defined(FUSEDGA_WITH_CUDA)
       if constexpr (!has_batch_evaluation<Problem>::value) {
         threads_used = 0;

@@ -63,6 +63,7 @@ namespace {
 template <class Real>
 Result run_expression_gpu(const run_config& cfg, const run_hooks& hooks, int& threads) {
   const expr::program& p = *cfg.problem.expression;
+  check_repair_backend(cfg);
   const std::shared_ptr<cuda_expr_module> module = gpu_module<Real>(p);
   ga_options o = cfg.ga;
   o.on_generation = hooks.on_generation;
@@ -95,6 +96,17 @@ Result run_expression(const run_config& cfg, const run_hooks& hooks, int& thread
       hooks.on_notice(std::string("problem.engine: using the interpreter (auto: the JIT failed: ") + failure.what() +
                       ")");
     e = build_evaluators<Real>(p, {expression_engine::interpreter, "interpreter", false});
+  }
+  if (cfg.ga.constraints.gradient_repair.rate > 0 && p.inequality_count() + p.equality_count() > 0) {
+    try {
+      add_jacobian<Real>(*e, p, e->jit ? plan : expression_plan{expression_engine::interpreter, "interpreter", false});
+    } catch (const error& failure) {
+      if (!e->jit) throw;  // the symbolic Jacobian itself failed: nothing to fall back to
+      if (hooks.on_notice)
+        hooks.on_notice(std::string("gradient repair: using the Jacobian interpreter (the JIT failed: ") +
+                        failure.what() + ")");
+      add_jacobian<Real>(*e, p, {expression_engine::interpreter, "interpreter", false});
+    }
   }
   return with_problem(p, *e, [&](const auto& problem) { return solve_on(problem, cfg, hooks, threads); });
 }

@@ -9,6 +9,7 @@
 #include "fusedga/config/registry.hpp"
 #include "fusedga/expr/expression_problem.hpp"
 #include "fusedga/expr/interpreter.hpp"
+#include "fusedga/expr/jacobian_evaluator.hpp"
 #include "fusedga/expr/jit.hpp"
 #if defined(FUSEDGA_WITH_CUDA)
 #include "cuda/device_jit.hpp"
@@ -24,6 +25,7 @@ template <class Real>
 struct evaluators {
   std::unique_ptr<expr::evaluator<Real>> interpreter;
   std::unique_ptr<expr::evaluator<Real>> jit;
+  std::unique_ptr<expr::jacobian_evaluator<Real>> jacobian;  ///< built only for runs with the gradient repair
   const expr::evaluator<Real>& engine() const { return jit ? *jit : *interpreter; }
 };
 
@@ -36,12 +38,21 @@ std::shared_ptr<evaluators<Real>> build_evaluators(const expr::program& p, const
   return e;
 }
 
+/// Adds the constraint Jacobian (symbolic, derivative.hpp) to `e`, through the CPU JIT when `plan` uses it.
+/// @throws fusedga::error when the constraints are too large to differentiate symbolically.
+template <class Real>
+void add_jacobian(evaluators<Real>& e, const expr::program& p, const expression_plan& plan) {
+  const expr::jacobian_tape tape = expr::build_jacobian(p);
+  e.jacobian = plan.engine == expression_engine::jit ? expr::jacobian_jit_compile<Real>(tape)
+                                                      : expr::make_jacobian_interpreter<Real>(tape);
+}
+
 /// Calls f(expression_problem<Real, S>) with S the program's sense.
 template <class Real, class F>
 auto with_problem(const expr::program& p, const evaluators<Real>& e, F&& f) {
   if (p.sense == Sense::maximize)
-    return f(expr::expression_problem<Real, Sense::maximize>{&p, &e.engine(), e.interpreter.get()});
-  return f(expr::expression_problem<Real, Sense::minimize>{&p, &e.engine(), e.interpreter.get()});
+    return f(expr::expression_problem<Real, Sense::maximize>{&p, &e.engine(), e.interpreter.get(), e.jacobian.get()});
+  return f(expr::expression_problem<Real, Sense::minimize>{&p, &e.engine(), e.interpreter.get(), e.jacobian.get()});
 }
 
 #if defined(FUSEDGA_WITH_CUDA)

@@ -167,11 +167,12 @@ class cpu_executor {
   summary_type finish_generation(const view_type& pop, std::size_t tiles, std::size_t elite_slots) {
     summary_type s;
     double sum = 0;
-    std::uint64_t feasible = 0, nan = 0;
+    std::uint64_t feasible = 0, nan = 0, repairs = 0;
     for (std::size_t t = 0; t < tiles; ++t) {
       sum += totals_[t].objective_sum;
       feasible += totals_[t].feasible;
       nan += totals_[t].not_a_number;
+      repairs += totals_[t].repair_evaluations;
     }
     std::size_t n_cand = tiles * capacity_;
     for (std::size_t k = 0; k < elite_slots; ++k) {
@@ -190,6 +191,7 @@ class cpu_executor {
     s.objective_sum = sum;
     s.feasible = feasible;
     s.not_a_number = nan;
+    s.repair_evaluations = repairs;
     s.best = candidates_[0];
     s.best_objective = pop.objective[s.best.slot];
     s.best_violation = pop.violation[s.best.slot];

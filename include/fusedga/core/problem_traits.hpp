@@ -22,6 +22,11 @@
 ///    host-only problems (expression problems) that evaluate a whole tile per call:
 ///    gene j of individual l at x[l·lane_stride + j·gene_stride]; then objective(),
 ///    inequalities() and equalities() are not called by the engine           [per-individual evaluation]
+///  - `FUSEDGA_HD void jacobian(const gene_type* x, fitness_type* c, fitness_type* J) const;`
+///    constraint values and their exact Jacobian at the d contiguous genes x: c[k] for the m = inequality_count +
+///    equality_count constraints, inequalities g first then equalities h (raw values, before max/abs), and
+///    J[k·d + j] = ∂c_k/∂x_j (m × d row-major, every entry written). Read by the gradient repair
+///    (operators/gradient_repair.hpp) only                     [forward finite differences, core/constraint_jacobian.hpp]
 /// Problems are copied by value into kernels: keep them small and trivially copyable.
 
 #include <cstddef>
@@ -88,6 +93,15 @@ template <class P>
 struct fitness_of<P, void_t<typename P::fitness_type>> {
   using type = typename P::fitness_type;
 };
+
+/// Whether `P` provides `jacobian(const gene_type* x, fitness_type* c, fitness_type* J) const` (see the top).
+template <class P, class = void>
+struct has_jacobian : std::false_type {};
+template <class P>
+struct has_jacobian<P, void_t<decltype(std::declval<const P&>().jacobian(
+                           std::declval<const typename P::gene_type*>(),
+                           std::declval<typename fitness_of<P>::type*>(), std::declval<typename fitness_of<P>::type*>()))>>
+    : std::true_type {};
 
 // --- One detector per member of the concept, each safe to ask of any type (no hard error when another member is
 // missing), so that check_problem() reports every defect with its own message. ---

@@ -112,7 +112,7 @@ class engine {
       }
     }
     summary_type s = exec_.next_generation(static_cast<std::uint32_t>(generation_));
-    evaluations_ += children_;
+    evaluations_ += children_ + s.repair_evaluations;
     if (dynamic_rule(rule_)) {
       fitness_fresh_ = false;
       s = best_by_feasibility_rules(s);

@@ -57,6 +57,7 @@ struct generation_summary {
   detail::candidate<Key> best{};  ///< the best individual's rank key and slot
   Fitness best_objective = 0;     ///< its objective
   Fitness best_violation = 0;     ///< its violation
+  std::uint64_t repair_evaluations = 0;  ///< evaluations spent by the gradient repair in this pass (engine adds them)
 };
 
 namespace detail {

@@ -15,6 +15,7 @@
 #include "fusedga/engine/options.hpp"
 #include "fusedga/operators/differential_evolution.hpp"
 #include "fusedga/operators/dispatch.hpp"
+#include "fusedga/operators/gradient_repair.hpp"
 
 namespace fusedga::detail {
 
@@ -56,6 +57,7 @@ struct kernel_params {
   de_spec de;                ///< DE settings, counts resolved for N
   handler_state<fitness> handler;  ///< the dynamic rules' parameters of this generation (constraint_key.hpp)
   double ranking_pf;               ///< stochastic ranking's pf
+  gradient_repair_spec gradient_repair;  ///< rate 0 = off
 
   /// Children per generation (N − E) and the pairs that produce them.
   std::uint32_t children() const { return population - elitism; }
@@ -102,6 +104,7 @@ kernel_params<Problem> make_kernel_params(const Problem& p, const ga_options& o,
   kp.de = make_de_spec(o);
   kp.handler = handler_state<fitness>{};
   kp.ranking_pf = o.constraints.ranking_pf;
+  kp.gradient_repair = {o.constraints.gradient_repair.rate, o.constraints.gradient_repair.iterations};
   return kp;
 }
 

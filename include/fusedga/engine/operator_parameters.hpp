@@ -42,6 +42,9 @@ bool with_parameter(Options& o, std::string_view name, F&& f) {
     if (name == "pbest") return f(o.pbest), true;
     if (name == "archive") return f(o.archive), true;
     if (name == "memory") return f(o.memory), true;
+  } else if constexpr (std::is_same_v<O, constraint_options::gradient_repair_options>) {
+    if (name == "rate") return f(o.rate), true;
+    if (name == "iterations") return f(o.iterations), true;
   }
   return false;
 }

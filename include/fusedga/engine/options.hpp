@@ -49,6 +49,12 @@ struct constraint_options {
   double epsilon_cp = 5;         ///< exponent cp of the ε schedule, >= 0
   double epsilon_theta = 0.2;    ///< θ as a fraction of the population, (0, 1]
   double ranking_pf = 0.45;      ///< stochastic ranking: probability of comparing by objective, [0, 1]
+  /// Gradient repair of infeasible children (operators/gradient_repair.hpp): per-child probability in [0, 1]
+  /// (0 = off) and Newton steps at most (>= 1). Real genes only.
+  struct gradient_repair_options {
+    double rate = 0;
+    int iterations = 3;
+  } gradient_repair;
 };
 
 /// Which search runs: the genetic algorithm (selection, crossover, mutation, survival) or differential evolution.
@@ -81,7 +87,9 @@ struct stop_options {
   std::optional<int> stall_generations;   ///< stop after this many generations without improvement
   std::optional<double> time_limit_s;     ///< stop after this wall time (checked each generation)
   /// Budget in objective evaluations, >= population: the run never performs more. The generation
-  /// limit of each (re)start is cut to what the remaining budget pays for, so no generation overshoots.
+  /// limit of each (re)start is cut to what the remaining budget pays for, so no generation overshoots
+  /// (with gradient repair, whose evaluations are known only after a generation, the last generation's
+  /// repair evaluations may pass it).
   std::optional<std::uint64_t> evaluations;
 };
 

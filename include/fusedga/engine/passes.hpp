@@ -6,7 +6,8 @@
 ///  - `init_tile`: uniform random genes in the bounds, then evaluation.
 ///  - `evaluate_tile`: evaluation only (objective, violation, rank key).
 ///  - `offspring_tile`: the fused offspring pass — tournament selection →
-///    crossover → mutation → repair → evaluation → write, with the child's
+///    crossover → mutation → bound repair → gradient repair (when its rate is
+///    above 0, repair_pass.hpp) → evaluation → write, with the child's
 ///    genes never re-read from memory to be evaluated.
 
 #include <cstddef>
@@ -20,6 +21,7 @@
 #include "fusedga/engine/evaluate.hpp"
 #include "fusedga/engine/initial_genes.hpp"
 #include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/engine/repair_pass.hpp"
 #include "fusedga/engine/tile_summary.hpp"
 #include "fusedga/engine/variation.hpp"
 #include "fusedga/operators/stochastic_ranking.hpp"
@@ -180,6 +182,7 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
         c2[j * P + l] = src.genes[static_cast<std::size_t>(p2[l]) * d + j];
       }
     vary<P>(kp, first_pair, generation, plan, c1, c2);
+    const std::uint32_t repair_evaluations = repair_children<P>(kp, first_pair, generation, c1, c2, end_slot - first_slot);
     using F = fitness_t<Problem>;
     using K = rank_key_t<F>;
     F obj[2 * P], vio[2 * P];
@@ -222,10 +225,12 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
       dst.rank_key[first_slot + c] = key[c];
     }
     summarize(obj, vio, key, count, first_slot, out.totals[t], out.best + t * out.capacity, out.capacity);
+    out.totals[t].repair_evaluations = repair_evaluations;
   } else {
     // Long genomes: children are built in place in their destination rows
     // (the spare row N takes the unpaired last child), SIMD lanes = genes.
     const std::uint32_t last_pair = first_pair + P < kp.pairs() ? first_pair + P : kp.pairs();
+    std::uint32_t repair_evaluations = 0;
     for (std::uint32_t pr = first_pair; pr < last_pair; ++pr) {
       const int l = static_cast<int>(pr - first_pair);
       const std::size_t s = kp.elitism + 2 * static_cast<std::size_t>(pr);
@@ -235,6 +240,7 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
       std::memcpy(r2, src.row(p2[l]), sizeof(G) * d);
       pair_plan<1> one{{p1[l]}, {p2[l]}, {plan.crosses[l]}, {plan.cut_lo[l]}, {plan.cut_hi[l]}};
       vary<1>(kp, pr, generation, one, r1, r2);
+      repair_evaluations += repair_children<1>(kp, pr, generation, r1, r2, s + 1 < n ? 2 : 1);
       if constexpr (!has_batch_evaluation<Problem>::value) {
         evaluate_one<1>(kp, r1, dst.objective[s], dst.violation[s], dst.rank_key[s]);
         evaluate_one<1>(kp, r2, dst.objective[s + 1], dst.violation[s + 1], dst.rank_key[s + 1]);
@@ -248,6 +254,7 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
                          end_slot - first_slot);
     summarize(dst.objective + first_slot, dst.violation + first_slot, dst.rank_key + first_slot,
               end_slot - first_slot, first_slot, out.totals[t], out.best + t * out.capacity, out.capacity);
+    out.totals[t].repair_evaluations = repair_evaluations;
   }
 }
 

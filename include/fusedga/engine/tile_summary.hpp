@@ -41,6 +41,7 @@ struct tile_totals {
   double objective_sum;         ///< sum of the objectives of the rankable individuals
   std::uint32_t feasible;       ///< rankable individuals with zero violation
   std::uint32_t not_a_number;   ///< individuals whose objective or violation is NaN
+  std::uint32_t repair_evaluations = 0;  ///< evaluations spent by the gradient repair (gradient_repair.hpp)
 };
 
 /**

@@ -60,6 +60,10 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
   detail::check_parameters(crossover_family, o.crossover, population);
   detail::check_parameters(mutation_family, o.mutation, population);
   detail::check_parameters(constraint_family, o.constraints, population);
+  detail::check_parameters(gradient_repair_family, o.constraints.gradient_repair, population);
+  check_range(real_genes || !(o.constraints.gradient_repair.rate > 0),
+              "ga.constraint_handling.gradient_repair: needs real genes (a Newton step is not defined for integer "
+              "genes); set rate: 0 for this problem");
   check_range(o.elitism < o.population, "ga.elitism: expected an integer in [0, population - 1 = " +
                                             std::to_string(o.population - 1) + "], got " + std::to_string(o.elitism));
   if (o.stop.stall_generations)
@@ -77,6 +81,9 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
                   detail::spec_number(o.restarts.population_growth));
   detail::check_parameters(de_family, o.de, population);
   if (o.algorithm == algorithm_kind::de) {
+    check_range(!(o.constraints.gradient_repair.rate > 0),
+                "ga.constraint_handling.gradient_repair: runs in the GA's offspring pass, not yet with algorithm de; "
+                "set its rate to 0 or use algorithm ga");
     // rand/1/bin draws three individuals besides the target; current-to-pbest/1 two
     check_range(o.population >= 4, "ga.population: differential evolution needs at least 4 individuals, got " +
                                        std::to_string(o.population));

@@ -13,6 +13,7 @@
 #include "fusedga/core/sense.hpp"
 #include "fusedga/expr/ast.hpp"
 #include "fusedga/expr/evaluator.hpp"
+#include "fusedga/expr/jacobian_evaluator.hpp"
 
 namespace fusedga::expr {
 
@@ -32,6 +33,9 @@ struct expression_problem {
   const program* source;
   const evaluator<Real>* eval;               ///< what the engine's passes call (JIT or interpreter)
   const evaluator<Real>* unfused = nullptr;  ///< the interpreter, for ga-bench's unfused tier
+  /// Exact constraint Jacobian (derivative.hpp), for the gradient repair; null when the run does not repair
+  /// (then `jacobian` must not be called: the engine calls it only when the repair rate is above 0).
+  const jacobian_evaluator<Real>* jac = nullptr;
 
   int dimension() const { return source->dimension(); }
   Bounds<Real> bounds() const {
@@ -44,6 +48,10 @@ struct expression_problem {
     return b;
   }
   std::vector<std::string> variable_names() const { return source->gene_names(); }
+  int inequality_count() const { return source->inequality_count(); }
+  int equality_count() const { return source->equality_count(); }
+  /// Constraint values (inequalities, then equalities) and Jacobian at the d genes x (problem_traits.hpp). Host.
+  void jacobian(const Real* x, Real* c, Real* J) const { jac->evaluate(x, c, J); }
   void evaluate_batch(const Real* genes, std::ptrdiff_t lane_stride, std::ptrdiff_t gene_stride, int count, Real eps,
                       Real* objective, Real* violation) const {
     eval->evaluate(genes, lane_stride, gene_stride, count, eps, objective, violation);

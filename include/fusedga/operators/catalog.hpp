@@ -32,6 +32,11 @@ enum class selection_kind {
   tournament,  ///< k-way tournament, any genes (Goldberg & Deb 1991)
 };
 
+/// Repair of infeasible children before evaluation (the `repair_rows` of the table).
+enum class repair_kind {
+  gradient,  ///< Newton step on the violated constraints, real genes (Takahama & Sakai 2006; Chootinan & Chen 2006)
+};
+
 /// Crossover operator (the `crossover_rows` of the table).
 enum class crossover_kind {
   sbx,        ///< simulated binary crossover, real genes (Deb & Agrawal 1995)
@@ -115,6 +120,11 @@ inline constexpr parameter_spec shade_params[] = {
      "archive of replaced parents, size round(archive * N)"},
     {"memory", 6, 1, 1000, false, true, nullptr, nullptr, false,
      "H: entries of the success-history memories M_F and M_CR (each starts at 0.5)"}};
+inline constexpr parameter_spec gradient_repair_params[] = {
+    {"rate", 0, 0, 1, false, false, nullptr, nullptr, false,
+     "probability that a child is repaired before evaluation (0 = off)"},
+    {"iterations", 3, 1, kIntMax, false, true, nullptr, nullptr, false,
+     "Newton steps at most; stops early once no constraint is violated"}};
 
 // ---- rows (kind, name, genes, params, summary, source), in enum order
 inline constexpr operator_spec selection_rows[] = {
@@ -225,6 +235,15 @@ inline constexpr operator_spec de_rows[] = {
      "Tanabe & Fukunaga 2013, \"Success-history based parameter adaptation for differential evolution\", IEEE CEC "
      "2013"},
 };
+inline constexpr operator_spec repair_rows[] = {
+    {int(repair_kind::gradient), "gradient", gene_kinds::real, {},
+     "x <- x - pinv(grad C) * C on the violated constraints C (exact Jacobian for expression problems, a problem's "
+     "jacobian(), else finite differences), then clipped to the bounds; each step costs 1 evaluation (1 + d with "
+     "finite differences)",
+     "Takahama & Sakai 2006, \"Constrained optimization by the epsilon constrained differential evolution with "
+     "gradient-based mutation and feasible elites\", IEEE CEC 2006; Chootinan & Chen 2006, \"Constraint handling in "
+     "genetic algorithms using a gradient-based repair method\", Computers & Operations Research 33(8)"},
+};
 
 }  // namespace catalog_data
 
@@ -251,6 +270,14 @@ inline constexpr operator_family de_family{"ga.de", "differential evolution", {}
 /// The families in the order of the YAML schema (for listings).
 inline constexpr const operator_family* operator_families[] = {
     &selection_family, &crossover_family, &mutation_family, &constraint_family, &survival_family, &de_family};
+/// `ga.constraint_handling.gradient_repair`: repair of infeasible children before evaluation.
+inline constexpr operator_family gradient_repair_family{"ga.constraint_handling.gradient_repair", "gradient repair",
+                                                        list_of(catalog_data::gradient_repair_params),
+                                                        list_of(catalog_data::repair_rows)};
+
+/// The families in the order of the YAML schema (for listings).
+inline constexpr const operator_family* operator_families[] = {&selection_family, &crossover_family, &mutation_family,
+                                                               &constraint_family, &gradient_repair_family};
 
 /// The row of a kind. @pre `k` is a valid enumerator.
 constexpr const operator_spec& spec_of(selection_kind k) { return selection_family.rows[int(k)]; }
@@ -259,6 +286,7 @@ constexpr const operator_spec& spec_of(mutation_kind k) { return mutation_family
 constexpr const operator_spec& spec_of(constraint_rule k) { return constraint_family.rows[int(k)]; }
 constexpr const operator_spec& spec_of(survival_kind k) { return survival_family.rows[int(k)]; }
 constexpr const operator_spec& spec_of(de_strategy k) { return de_family.rows[int(k)]; }
+constexpr const operator_spec& spec_of(repair_kind k) { return gradient_repair_family.rows[int(k)]; }
 
 /// The YAML spelling of a kind ("sbx", "blx-alpha", "uniform-reset", "feasibility-rules", ...).
 constexpr const char* to_string(selection_kind k) { return spec_of(k).name; }
@@ -267,6 +295,7 @@ constexpr const char* to_string(mutation_kind k) { return spec_of(k).name; }
 constexpr const char* to_string(constraint_rule k) { return spec_of(k).name; }
 constexpr const char* to_string(survival_kind k) { return spec_of(k).name; }
 constexpr const char* to_string(de_strategy k) { return spec_of(k).name; }
+constexpr const char* to_string(repair_kind k) { return spec_of(k).name; }
 
 /// True when operator `k` can vary real (`real_genes`) or integer genes.
 template <class Kind>
@@ -293,6 +322,7 @@ constexpr bool rows_in_kind_order(const operator_family& f) {
 static_assert(detail::rows_in_kind_order(selection_family) && detail::rows_in_kind_order(crossover_family) &&
                   detail::rows_in_kind_order(mutation_family) && detail::rows_in_kind_order(constraint_family) &&
                   detail::rows_in_kind_order(survival_family) && detail::rows_in_kind_order(de_family),
+                  detail::rows_in_kind_order(gradient_repair_family),
               "catalog.hpp: each family's rows must be listed in the order of its enum");
 static_assert(crossover_family.rows.size() == int(crossover_kind::two_point) + 1 &&
                   mutation_family.rows.size() == int(mutation_kind::creep) + 1 &&

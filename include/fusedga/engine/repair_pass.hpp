@@ -1,0 +1,71 @@
+#pragma once
+/// @file repair_pass.hpp
+/// The gradient repair step of the fused offspring pass (passes.hpp): after
+/// mutation and bound repair, before evaluation, each child is repaired with
+/// probability `kp.gradient_repair.rate` (operators/gradient_repair.hpp). The
+/// coin of child c (0, 1) of pair i in generation g is draw c of
+/// rng(i, g, stream::repair, 0): a pure function of the run's seed, so the
+/// result is the same for any thread count. Host (CPU executors).
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "fusedga/core/constraint_jacobian.hpp"
+#include "fusedga/core/rng.hpp"
+#include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/operators/gradient_repair.hpp"
+
+namespace fusedga::detail {
+
+/// Whether the gradient repair can run on `Problem`: real genes stored as the fitness type, and a Jacobian (its own
+/// or by finite differences over per-individual constraints).
+template <class Problem>
+inline constexpr bool repairable_v = std::is_floating_point_v<gene_t<Problem>> &&
+                                     std::is_same_v<gene_t<Problem>, fitness_t<Problem>> &&
+                                     has_constraint_jacobian_v<Problem>;
+
+/**
+ * Repairs the children of P pairs laid out gene-major (`c1[j·P + l]`, `c2`
+ * alike; P = 1 for rows), pairs first_pair + l, of which only the first
+ * `children` children (child 2l from c1, 2l + 1 from c2) are kept. Returns
+ * the evaluations spent (gradient_repair's count). No-op (0) when the rate is 0.
+ */
+template <int P, class Problem>
+inline std::uint32_t repair_children(const kernel_params<Problem>& kp, std::uint32_t first_pair,
+                                     std::uint32_t generation, gene_t<Problem>* c1, gene_t<Problem>* c2,
+                                     std::size_t children) {
+  if constexpr (!repairable_v<Problem>) {
+    (void)kp, (void)first_pair, (void)generation, (void)c1, (void)c2, (void)children;
+    return 0;
+  } else {
+    using G = gene_t<Problem>;
+    using F = fitness_t<Problem>;
+    if (!(kp.gradient_repair.rate > 0)) return 0;
+    const int d = kp.dimension;
+    const int ni = inequality_count(kp.problem), ne = equality_count(kp.problem);
+    if (ni + ne == 0) return 0;
+    thread_local std::vector<F> scratch;  // grows once per thread, then reused: no allocation in the steady state
+    thread_local std::vector<G> x;
+    const std::size_t need = gradient_repair_scratch(d, ni + ne);
+    if (scratch.size() < need) scratch.resize(need);
+    if (x.size() < static_cast<std::size_t>(d)) x.resize(static_cast<std::size_t>(d));
+    std::uint32_t evaluations = 0;
+    for (int l = 0; l < P; ++l) {
+      const draws4 r = kp.rng(first_pair + static_cast<std::uint32_t>(l), generation, stream::repair, 0);
+      for (int c = 0; c < 2; ++c) {
+        if (static_cast<std::size_t>(2 * l + c) >= children) break;
+        if (!coin<double>(r.v[c], kp.gradient_repair.rate)) continue;
+        G* genes = c == 0 ? c1 : c2;
+        for (int j = 0; j < d; ++j) x[static_cast<std::size_t>(j)] = genes[j * P + l];
+        evaluations += static_cast<std::uint32_t>(gradient_repair(kp.problem, x.data(), d, ni, ne, kp.bounds.lower,
+                                                                  kp.bounds.upper, kp.equality_tolerance,
+                                                                  kp.gradient_repair.iterations, scratch.data()));
+        for (int j = 0; j < d; ++j) genes[j * P + l] = x[static_cast<std::size_t>(j)];
+      }
+    }
+    return evaluations;
+  }
+}
+
+}  // namespace fusedga::detail

@@ -1,0 +1,106 @@
+#pragma once
+/// @file gradient_repair.hpp
+/// Gradient-based repair of violated constraints: Newton steps through the
+/// pseudo-inverse of the violated constraints' Jacobian.
+///
+/// Sources: Takahama & Sakai 2006, "Constrained optimization by the ε
+/// constrained differential evolution with gradient-based mutation and
+/// feasible elites", IEEE CEC 2006 (the operator, applied with a probability,
+/// a few iterations, to infeasible children); Chootinan & Chen 2006,
+/// "Constraint handling in genetic algorithms using a gradient-based repair
+/// method", Computers & Operations Research 33(8) (the step
+/// x ← x − ∇C⁺·ΔC on the violated constraints).
+
+#include <cstddef>
+
+#include "fusedga/core/constraint_jacobian.hpp"
+#include "fusedga/core/macros.hpp"
+#include "fusedga/core/problem_traits.hpp"
+#include "fusedga/core/small_linear_solve.hpp"
+
+namespace fusedga {
+
+/// The resolved parameters of the repair (kernel_params carries one).
+struct gradient_repair_spec {
+  double rate = 0;     ///< probability that a child is repaired, [0, 1]; 0 = off
+  int iterations = 3;  ///< Newton steps at most, >= 1
+};
+
+/// Scratch values (of the fitness type) that gradient_repair needs for d genes and m constraints.
+FUSEDGA_HD inline std::size_t gradient_repair_scratch(int d, int m) {
+  const std::size_t D = static_cast<std::size_t>(d), M = static_cast<std::size_t>(m);
+  return M + M * D + M + D + (D * D + D) + D + M + D;  // c, J, ΔC, step, solve work, x+h (genes), c(x+h), x copy
+}
+
+/**
+ * Repairs the child x (d contiguous genes, in the bounds) in place: while
+ * some constraint is violated (g_k > 0, or |h_k| > eps), up to `iterations`
+ * times: C = the violated inequalities and *every* equality, ΔC their values
+ * (g_k + eps/2 for inequalities, aiming just inside the boundary; h_k for
+ * equalities), ∇C their rows of the Jacobian
+ * (m' × d); x ← clip(x − ∇C⁺·ΔC, lower, upper) with ∇C⁺ the ridge-regularized
+ * Moore–Penrose pseudo-inverse (small_linear_solve.hpp: minimum-norm step
+ * for m' <= d, least squares for m' > d). Stops when no constraint is
+ * violated, or keeps the last x when the step is not finite or the system
+ * is singular. Real genes only.
+ *
+ * Why every equality, not only the violated ones (Chootinan & Chen use the
+ * violated set): a step on a violated inequality alone moves the point off
+ * an equality it already met, and the next step back; with the equality's
+ * row kept (ΔC = h, tiny when met) the step stays on it to first order.
+ * Measured on a disc g plus a line h from 200 random starts
+ * (tests/operators/test_gradient_repair.cpp): 21 feasible after 5 steps with
+ * the violated set only, 183 after 6 with every equality kept.
+ *
+ * Cost, counted in evaluations as Takahama & Sakai count them: each
+ * iteration evaluates the constraints and the Jacobian at x once — 1
+ * evaluation with the problem's own (exact) Jacobian, 1 + d with finite
+ * differences. The final check of a repaired child is the engine's regular
+ * evaluation (already counted). Returns the evaluations spent.
+ *
+ * `scratch`: gradient_repair_scratch(d, m) values. Deterministic (no
+ * randomness here; the caller draws the coin), `FUSEDGA_HD`, no allocation.
+ */
+template <class P>
+FUSEDGA_HD inline int gradient_repair(const P& p, gene_t<P>* x, int d, int ni, int ne, const gene_t<P>* lower,
+                                      const gene_t<P>* upper, fitness_t<P> eps, int iterations, fitness_t<P>* scratch) {
+  using F = fitness_t<P>;
+  using G = gene_t<P>;
+  const int m = ni + ne;
+  const std::size_t D = static_cast<std::size_t>(d), M = static_cast<std::size_t>(m);
+  F* c = scratch;
+  F* J = c + M;
+  F* r = J + M * D;
+  F* s = r + M;
+  F* work = s + D;
+  G* xh = reinterpret_cast<G*>(work + D * D + D);  // G is F for real genes (the fitness type of float genes is float)
+  F* c2 = work + D * D + D + D;
+  // Inequalities are aimed just inside, at g = −eps/2: the linear model of a convex constraint seen from outside
+  // lands outside it (Newton approaches r² = 4 from above), and under feasibility rules g = 1e-12 is infeasible.
+  const F margin = eps / F(2);
+  int evaluations = 0;
+  for (int it = 0; it < iterations; ++it) {
+    evaluations += constraint_jacobian(p, x, d, ni, ne, upper, c, J, xh, c2);
+    int rows = 0;
+    bool any_violated = false;
+    for (int k = 0; k < m; ++k) {
+      const F v = c[k];
+      const bool violated = k < ni ? v > F(0) : (v < F(0) ? -v : v) > eps;
+      any_violated = any_violated || violated;
+      if (!violated && k < ni) continue;  // every equality is a row: see the doc comment
+      if (rows != k)
+        for (int j = 0; j < d; ++j) J[rows * d + j] = J[k * d + j];
+      r[rows++] = k < ni ? v + margin : v;
+    }
+    if (!any_violated) break;
+    if (!pseudo_inverse_step(J, r, rows, d, s, work)) break;
+    for (int j = 0; j < d; ++j) {
+      G v = static_cast<G>(x[j] - static_cast<G>(s[j]));
+      v = v < lower[j] ? lower[j] : v;
+      x[j] = v > upper[j] ? upper[j] : v;
+    }
+  }
+  return evaluations;
+}
+
+}  // namespace fusedga
