@@ -267,17 +267,15 @@ inline constexpr operator_family survival_family{
 /// `ga.de`: the differential-evolution strategy (`ga.algorithm: de`), with one-to-one survivor selection.
 inline constexpr operator_family de_family{"ga.de", "differential evolution", {}, list_of(catalog_data::de_rows)};
 
-/// The families in the order of the YAML schema (for listings).
-inline constexpr const operator_family* operator_families[] = {
-    &selection_family, &crossover_family, &mutation_family, &constraint_family, &survival_family, &de_family};
 /// `ga.constraint_handling.gradient_repair`: repair of infeasible children before evaluation.
 inline constexpr operator_family gradient_repair_family{"ga.constraint_handling.gradient_repair", "gradient repair",
                                                         list_of(catalog_data::gradient_repair_params),
                                                         list_of(catalog_data::repair_rows)};
 
 /// The families in the order of the YAML schema (for listings).
-inline constexpr const operator_family* operator_families[] = {&selection_family, &crossover_family, &mutation_family,
-                                                               &constraint_family, &gradient_repair_family};
+inline constexpr const operator_family* operator_families[] = {
+    &selection_family, &crossover_family, &mutation_family, &constraint_family, &gradient_repair_family,
+    &survival_family,  &de_family};
 
 /// The row of a kind. @pre `k` is a valid enumerator.
 constexpr const operator_spec& spec_of(selection_kind k) { return selection_family.rows[int(k)]; }
@@ -321,7 +319,7 @@ constexpr bool rows_in_kind_order(const operator_family& f) {
 
 static_assert(detail::rows_in_kind_order(selection_family) && detail::rows_in_kind_order(crossover_family) &&
                   detail::rows_in_kind_order(mutation_family) && detail::rows_in_kind_order(constraint_family) &&
-                  detail::rows_in_kind_order(survival_family) && detail::rows_in_kind_order(de_family),
+                  detail::rows_in_kind_order(survival_family) && detail::rows_in_kind_order(de_family) &&
                   detail::rows_in_kind_order(gradient_repair_family),
               "catalog.hpp: each family's rows must be listed in the order of its enum");
 static_assert(crossover_family.rows.size() == int(crossover_kind::two_point) + 1 &&
