@@ -54,43 +54,6 @@ class jit_jacobian final : public jacobian_evaluator<Real> {
   int d_, m_;
 };
 
-void compile(const std::string& compiler, const jit_options& options, const std::string& source,
-             const std::string& key, const std::string& object) {
-  static std::atomic<unsigned> counter{0};
-  const std::string stem = object.substr(0, object.size() - 3) + ".tmp-" + std::to_string(::getpid()) + "-" +
-                           std::to_string(counter++);
-  const std::string source_path = stem + ".cpp", temp_object = stem + ".so";
-  {
-    std::ofstream out(source_path, std::ios::binary | std::ios::trunc);
-    out << source;
-    if (!out.flush()) throw error("Jacobian JIT: cannot write " + source_path);
-  }
-  std::vector<std::string> argv{compiler};
-  std::istringstream flags(options.flags);
-  for (std::string f; flags >> f;) argv.push_back(f);
-  argv.push_back("-DFUSEDGA_JIT_KEY=\"" + key + "\"");
-  for (const char* a : {"-o", temp_object.c_str(), source_path.c_str(), "-lm"}) argv.emplace_back(a);
-  detail::process_result r;
-  try {
-    r = detail::run_process(argv);
-  } catch (...) {
-    std::remove(source_path.c_str());
-    throw;
-  }
-  std::remove(source_path.c_str());
-  if (r.exit_code != 0) {
-    std::remove(temp_object.c_str());
-    throw error("Jacobian JIT: compiling the generated Jacobian failed (" + compiler + ", exit " +
-                std::to_string(r.exit_code) + "):\n" + r.output.substr(0, 8000));
-  }
-  const std::string digest = detail::sha256_file(temp_object);
-  if (digest.empty() || std::rename(temp_object.c_str(), object.c_str()) != 0) {
-    std::remove(temp_object.c_str());
-    throw error("Jacobian JIT: cannot move the compiled object into " + object);
-  }
-  detail::record_digest(object.substr(0, object.size() - 3) + ".sha256", digest);
-}
-
 }  // namespace
 
 template <class Real>
@@ -119,7 +82,11 @@ std::unique_ptr<jacobian_evaluator<Real>> jacobian_jit_compile(const jacobian_ta
   s.cache_hit = module != nullptr;
   if (!module) {
     const auto tc = clock_type::now();
-    compile(compiler, options, source, key, object);
+    std::vector<std::string> args;
+    std::istringstream flags(options.flags);
+    for (std::string f; flags >> f;) args.push_back(f);
+    args.push_back("-DFUSEDGA_JIT_KEY=\"" + key + "\"");
+    detail::compile_object("Jacobian JIT", "Jacobian", compiler, args, {"-lm"}, source, object);
     s.compile_seconds = std::chrono::duration<double>(clock_type::now() - tc).count();
     module = load(object, key);
     if (!module) throw error("Jacobian JIT: cannot load the compiled object " + object);

@@ -105,45 +105,6 @@ class jit_evaluator final : public evaluator<Real> {
   entry_point<Real> entry_;
 };
 
-/// Compiles `source` into `object` (temp file + rename) and records its digest beside it.
-void compile_object(const std::string& compiler, const jit_options& options, const std::vector<std::string>& includes,
-                    const std::string& source, const std::string& key, const std::string& object) {
-  static std::atomic<unsigned> counter{0};
-  const std::string stem = object.substr(0, object.size() - 3) + ".tmp-" + std::to_string(::getpid()) + "-" +
-                           std::to_string(counter++);
-  const std::string source_path = stem + ".cpp", temp_object = stem + ".so";
-  {
-    std::ofstream out(source_path, std::ios::binary | std::ios::trunc);
-    out << source;
-    if (!out.flush()) throw error("JIT: cannot write " + source_path);
-  }
-  std::vector<std::string> argv{compiler};
-  for (const std::string& f : split_words(options.flags)) argv.push_back(f);
-  for (const std::string& dir : includes) argv.push_back("-I" + dir);
-  argv.push_back("-DFUSEDGA_JIT_KEY=\"" + key + "\"");  // an argv element: no shell quoting involved
-  for (const char* a : {"-o", temp_object.c_str(), source_path.c_str(), "-lmvec", "-lm"}) argv.emplace_back(a);
-  detail::process_result r;
-  try {
-    r = detail::run_process(argv);
-  } catch (...) {
-    std::remove(source_path.c_str());
-    throw;
-  }
-  std::remove(source_path.c_str());
-  if (r.exit_code != 0) {
-    std::remove(temp_object.c_str());
-    std::string output = r.output.size() > 8000 ? r.output.substr(0, 8000) + "\n[...]" : r.output;
-    throw error("JIT: compiling the generated problem failed (" + compiler + ", exit " + std::to_string(r.exit_code) +
-                "):\n" + output);
-  }
-  const std::string digest = detail::sha256_file(temp_object);
-  if (digest.empty() || std::rename(temp_object.c_str(), object.c_str()) != 0) {
-    std::remove(temp_object.c_str());
-    throw error("JIT: cannot move the compiled object into " + object);
-  }
-  detail::record_digest(object.substr(0, object.size() - 3) + ".sha256", digest);
-}
-
 }  // namespace
 
 std::string find_compiler(const jit_options& options, std::string* why) {
@@ -194,7 +155,10 @@ std::unique_ptr<evaluator<Real>> jit_compile(const program& p, const jit_options
   s.cache_hit = module != nullptr;
   if (!module) {
     const auto tc = clock_type::now();
-    compile_object(compiler, options, includes, source, key, object);
+    std::vector<std::string> args = split_words(options.flags);
+    for (const std::string& dir : includes) args.push_back("-I" + dir);
+    args.push_back("-DFUSEDGA_JIT_KEY=\"" + key + "\"");  // an argv element: no shell quoting involved
+    detail::compile_object("JIT", "problem", compiler, args, {"-lmvec", "-lm"}, source, object);
     s.compile_seconds = seconds_since(tc);
     module = load_module(object, key);
     if (!module) {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include <memory>
 
 #include "fusedga/core/error.hpp"
+#include "expr/subprocess.hpp"
 #include "io/atomic_file.hpp"
 
 namespace fusedga::expr::detail {
@@ -85,6 +87,44 @@ void ensure_private_directory(const std::string& dir) {
     std::snprintf(mode, sizeof mode, "%03o", static_cast<unsigned>(st.st_mode & 0777));
     throw error("JIT cache: " + dir + " has mode " + mode + "; it must be private (chmod 700)");
   }
+}
+
+void compile_object(const std::string& what, const std::string& subject, const std::string& compiler,
+                    const std::vector<std::string>& args, const std::vector<std::string>& libraries,
+                    const std::string& source, const std::string& object) {
+  static std::atomic<unsigned> counter{0};
+  const std::string stem = object.substr(0, object.size() - 3) + ".tmp-" + std::to_string(::getpid()) + "-" +
+                           std::to_string(counter++);
+  const std::string source_path = stem + ".cpp", temp_object = stem + ".so";
+  {
+    std::ofstream out(source_path, std::ios::binary | std::ios::trunc);
+    out << source;
+    if (!out.flush()) throw error(what + ": cannot write " + source_path);
+  }
+  std::vector<std::string> argv{compiler};
+  argv.insert(argv.end(), args.begin(), args.end());
+  for (const std::string& a : {std::string("-o"), temp_object, source_path}) argv.push_back(a);
+  argv.insert(argv.end(), libraries.begin(), libraries.end());
+  process_result r;
+  try {
+    r = run_process(argv);
+  } catch (...) {
+    std::remove(source_path.c_str());
+    throw;
+  }
+  std::remove(source_path.c_str());
+  if (r.exit_code != 0) {
+    std::remove(temp_object.c_str());
+    std::string output = r.output.size() > 8000 ? r.output.substr(0, 8000) + "\n[...]" : r.output;
+    throw error(what + ": compiling the generated " + subject + " failed (" + compiler + ", exit " +
+                std::to_string(r.exit_code) + "):\n" + output);
+  }
+  const std::string digest = sha256_file(temp_object);
+  if (digest.empty() || std::rename(temp_object.c_str(), object.c_str()) != 0) {
+    std::remove(temp_object.c_str());
+    throw error(what + ": cannot move the compiled object into " + object);
+  }
+  record_digest(object.substr(0, object.size() - 3) + ".sha256", digest);
 }
 
 }  // namespace fusedga::expr::detail

@@ -41,4 +41,16 @@ std::string cache_directory(const std::string& configured);
  */
 void ensure_private_directory(const std::string& dir);
 
+/**
+ * Compiles `source` into the cache object `object` — `compiler`, then `args` (flags, -I, -D), then
+ * `-o TEMP SOURCE` and `libraries` — via a per-process temporary and a rename, and records the
+ * object's digest beside it (KEY.sha256). Errors name `subject` ("JIT: compiling the generated
+ * problem failed (...)" for subject "problem", "Jacobian JIT" ... for what = "Jacobian JIT").
+ * @throws error when the source cannot be written, the compiler fails (its output, at most 8,000
+ *         characters, included) or the object cannot be moved into place.
+ */
+void compile_object(const std::string& what, const std::string& subject, const std::string& compiler,
+                    const std::vector<std::string>& args, const std::vector<std::string>& libraries,
+                    const std::string& source, const std::string& object);
+
 }  // namespace fusedga::expr::detail
