@@ -7,19 +7,25 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "app_main.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/result_writer.hpp"
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
+#include "fusedga/engine/checkpoint.hpp"
 #include "fusedga/engine/operator_parameters.hpp"
 #include "fusedga/expr/codegen.hpp"
 #include "fusedga/expr/parse.hpp"
@@ -30,11 +36,61 @@
 namespace {
 
 std::atomic<bool> g_interrupted{false};
+volatile std::sig_atomic_t g_signal = 0;
 
-extern "C" void on_sigint(int) {
+// SIGINT and SIGTERM end the run at the end of the current generation (a checkpoint, the outputs written).
+extern "C" void on_stop_signal(int sig) {
+  g_signal = sig;
   g_interrupted.store(true);
-  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+  std::signal(sig, SIG_DFL);  // a second signal ends the process at once
 }
+
+/// The whole of a file (a checkpoint), or a config_error naming it.
+std::string read_whole_file(const std::string& path, const char* what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw fusedga::config_error(path + ": cannot read " + what + ": is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw fusedga::config_error(path + ": cannot read " + what + ": " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw fusedga::config_error(path + ": cannot read " + what + ": " + std::strerror(errno));
+  return text.str();
+}
+
+/// What ga-run keeps in a checkpoint's metadata to resume a run from the checkpoint alone: the config as
+/// given (text, name, --set overrides), the output paths of the command line, and the checkpoint settings.
+struct resume_metadata {
+  std::string config, source;
+  std::vector<std::string> overrides;
+  std::string out, history;
+  int every_generations = 0;
+  double every_seconds = 0;
+
+  std::string dump() const {
+    return nlohmann::ordered_json{{"config", config},   {"source", source},
+                                  {"overrides", overrides}, {"out", out},
+                                  {"history", history}, {"checkpoint_every", every_generations},
+                                  {"checkpoint_every_s", every_seconds}}
+        .dump();
+  }
+  static resume_metadata parse(const std::string& text, const std::string& path) {
+    try {
+      const nlohmann::json j = nlohmann::json::parse(text);
+      resume_metadata m;
+      m.config = j.at("config").get<std::string>();
+      m.source = j.at("source").get<std::string>();
+      m.overrides = j.at("overrides").get<std::vector<std::string>>();
+      m.out = j.at("out").get<std::string>();
+      m.history = j.at("history").get<std::string>();
+      m.every_generations = j.at("checkpoint_every").get<int>();
+      m.every_seconds = j.at("checkpoint_every_s").get<double>();
+      return m;
+    } catch (const nlohmann::json::exception& e) {
+      throw fusedga::checkpoint_error(path + ": checkpoint was not written by ga-run (its metadata: " + e.what() +
+                                      "); resume it with fusedga::solve");
+    }
+  }
+};
 
 /// Live progress on a terminal, at most ~10 updates per second; nothing when piped.
 class progress_line {
@@ -181,6 +237,19 @@ int run(int argc, char** argv) {
                "constraint forms g(x) <= 0 / h(x) = 0) and which "
                "evaluation path runs and why, then exit");
   app.add_flag("--emit-source", emit_source, "with --explain: also print the C++ generated for the JIT");
+  std::string checkpoint_path, resume_path;
+  int every_generations = 0;
+  double every_seconds = 0;
+  app.add_option("--checkpoint", checkpoint_path,
+                 "write the whole run state here (atomically): every --checkpoint-every generations or "
+                 "--checkpoint-every-s seconds (default 60 s), on Ctrl-C/SIGTERM, and at the end");
+  app.add_option("--checkpoint-every", every_generations, "with --checkpoint: every N generations")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--checkpoint-every-s", every_seconds, "with --checkpoint: every S seconds of wall time")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--resume", resume_path,
+                 "continue the run of this checkpoint (its config, outputs and checkpoint file unless given anew); "
+                 "ends bitwise as the run uninterrupted would have");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -195,9 +264,37 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (!backend.empty()) overrides.push_back("backend=" + backend);
-  fusedga::run_config cfg = config_path.empty()
-                                ? fusedga::parse_config(fusedga::default_config_yaml(), "<embedded default>", overrides)
-                                : fusedga::load_config(config_path, overrides);
+  if ((every_generations || every_seconds) && checkpoint_path.empty() && resume_path.empty())
+    throw fusedga::config_error("--checkpoint-every / --checkpoint-every-s: give --checkpoint FILE too");
+  // --resume: the checkpoint's own config (and --set) unless a config is given, which must shape the same run.
+  std::string resume_bytes;
+  resume_metadata meta;
+  if (!resume_path.empty()) {
+    resume_bytes = read_whole_file(resume_path, "checkpoint");
+    std::istringstream in(resume_bytes);
+    const resume_metadata stored = resume_metadata::parse(fusedga::read_checkpoint_header(in, resume_path).metadata,
+                                                          resume_path);
+    if (config_path.empty()) {
+      meta = stored;
+      meta.overrides.insert(meta.overrides.end(), overrides.begin(), overrides.end());
+    }
+    if (out_path.empty()) out_path = stored.out;
+    if (history_path.empty()) history_path = stored.history;
+    if (checkpoint_path.empty()) checkpoint_path = resume_path;
+    if (!every_generations && !every_seconds) every_generations = stored.every_generations, every_seconds = stored.every_seconds;
+  }
+  if (!resume_path.empty() && config_path.empty()) {
+    // meta holds the checkpoint's config
+  } else if (config_path.empty()) {
+    meta.config = fusedga::default_config_yaml();
+    meta.source = "<embedded default>";
+    meta.overrides = overrides;
+  } else {
+    meta.config = fusedga::read_config_text(config_path);
+    meta.source = config_path;
+    meta.overrides = overrides;
+  }
+  fusedga::run_config cfg = fusedga::parse_config(meta.config, meta.source, meta.overrides);
   if (explain_only || emit_source) {
     explain(cfg, emit_source);
     return 0;
@@ -213,8 +310,14 @@ int run(int argc, char** argv) {
       throw fusedga::config_error("the result (--out / output.result) and the history (--history / output.history) "
                                   "name the same file " + *cfg.output.result + "; give each its own");
   }
+  if (!checkpoint_path.empty())
+    for (const auto& path : {cfg.output.result, cfg.output.history})
+      if (path && *path == checkpoint_path)
+        throw fusedga::config_error("--checkpoint " + checkpoint_path + " names the same file as an output; give "
+                                    "each its own");
   // Before the first generation: a run must not end by failing to write what it found.
-  for (const auto& path : {cfg.output.result, cfg.output.history}) {
+  for (const auto& path : {cfg.output.result, cfg.output.history,
+                           checkpoint_path.empty() ? std::optional<std::string>() : checkpoint_path}) {
     if (!path) continue;
     try {
       fusedga::check_writable(*path);
@@ -234,7 +337,32 @@ int run(int argc, char** argv) {
   hooks.on_notice = [quiet](const std::string& notice) {
     if (!quiet) fmt::print(stderr, "{}\n", notice);
   };
-  std::signal(SIGINT, on_sigint);
+  bool checkpoint_failed = false;
+  if (!checkpoint_path.empty()) {
+    meta.out = out_path;
+    meta.history = history_path;
+    meta.every_generations = every_generations;
+    meta.every_seconds = every_generations || every_seconds ? every_seconds : 60.0;
+    hooks.checkpoint.every_generations = meta.every_generations;
+    hooks.checkpoint.every_seconds = meta.every_seconds;
+    hooks.checkpoint.metadata = meta.dump();
+    // A checkpoint that cannot be written is said once; the run goes on and its results are still written.
+    hooks.checkpoint.write = [&](const std::string& bytes) {
+      try {
+        fusedga::write_file_atomic(checkpoint_path, bytes);
+      } catch (const std::exception& e) {
+        if (!checkpoint_failed) fmt::print(stderr, "ga-run: checkpoint not written: {}\n", e.what());
+        checkpoint_failed = true;
+      }
+    };
+  }
+  std::istringstream resume_stream(resume_bytes);
+  if (!resume_path.empty()) {
+    hooks.resume = &resume_stream;
+    hooks.resume_source = resume_path;
+  }
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
   int threads = 1;
   const fusedga::Result result = fusedga::run(cfg, hooks, &threads);
   progress.finish();
@@ -255,7 +383,7 @@ int run(int argc, char** argv) {
   write(cfg.output.result, [&] { return fusedga::result_json(result, info); });
   write(cfg.output.history, [&] { return fusedga::history_csv(result); });
   if (!quiet) print_summary(result, info);
-  if (write_failed) return 1;  // each failure was printed above
+  if (write_failed || checkpoint_failed) return 1;  // each failure was printed above
   if (!result.finite()) {  // the NaN policy (README, "NaN and infinity"): no usable best is a runtime error
     const bool all_nan = std::isnan(result.objective) || std::isnan(result.violation);
     fmt::print(stderr, "ga-run: error: {} (best objective {}, violation {}; {} NaN individuals in {} generations); "
@@ -266,8 +394,9 @@ int run(int argc, char** argv) {
   }
   if (result.reason == fusedga::stop_reason::interrupted) {
     if (!quiet)
-      fmt::print(stderr, "interrupted: stopped after generation {}; results so far written\n", result.generations);
-    return 130;
+      fmt::print(stderr, "interrupted: stopped after generation {}; results so far written{}\n", result.generations,
+                 checkpoint_path.empty() ? "" : "; resume with ga-run --resume " + checkpoint_path);
+    return g_signal == SIGTERM ? 143 : 130;
   }
   return 0;
 }

@@ -508,7 +508,7 @@ run_config parse_config(const std::string& text, const std::string& source_name,
   return cfg;
 }
 
-run_config load_config(const std::string& path, const std::vector<std::string>& overrides) {
+std::string read_config_text(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw config_error(path + ": cannot read config file: is a directory");
   std::ifstream in(path, std::ios::binary);
@@ -522,7 +522,11 @@ run_config load_config(const std::string& path, const std::vector<std::string>& 
     if (text.size() > limit) throw config_error(path + ": not a config file: larger than 16 MiB");
   }
   if (in.bad()) throw config_error(path + ": cannot read config file: " + std::strerror(errno));
-  return parse_config(text, path, overrides);
+  return text;
+}
+
+run_config load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  return parse_config(read_config_text(path), path, overrides);
 }
 
 const char* default_config_yaml() { return embedded_default; }

@@ -29,21 +29,47 @@ inline void check_repair_backend(const run_config& cfg) {
                        "backend: tbb (or serial), or rate: 0");
 }
 
-template <class Problem>
-Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& hooks, int& threads_used) {
-  check_constraint_counts(problem, "'" + cfg.problem.builtin + "'");
+/// What identifies the problem of `cfg` in a checkpoint: the built-in's name and parameters, or the
+/// expression problem as parsed (normalized expressions, bounds, constraint forms).
+std::string checkpoint_problem_id(const run_config& cfg);
+
+/// The options of a run of `cfg`: its ga: and stop: sections with the hooks' callbacks and checkpoints.
+inline ga_options run_options(const run_config& cfg, const run_hooks& hooks) {
   ga_options o = cfg.ga;
   o.on_generation = hooks.on_generation;
   o.interrupt = hooks.interrupt;
+  o.checkpoint = hooks.checkpoint;
+  if (o.checkpoint.write || hooks.resume) o.checkpoint.problem_id = checkpoint_problem_id(cfg);
+  return o;
+}
+
+/// solve, or resume the hooks' checkpoint.
+template <class Problem, class Backend>
+Result solve_or_resume(const Problem& problem, const ga_options& o, const Backend& backend, const run_hooks& hooks) {
+  if (hooks.resume) return solve(problem, o, backend, *hooks.resume, hooks.resume_source);
+  return solve(problem, o, backend);
+}
+
+/// Checkpoints need the executor's save/load, which the CUDA executor does not have yet.
+inline void check_checkpoint_backend(const run_hooks& hooks) {
+  if (hooks.checkpoint.write || hooks.resume)
+    throw config_error("--checkpoint / --resume: not yet available on the CUDA backend; use backend: tbb (or serial)");
+}
+
+template <class Problem>
+Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& hooks, int& threads_used) {
+  check_constraint_counts(problem, "'" + cfg.problem.builtin + "'");
+  const ga_options o = run_options(cfg, hooks);
   switch (cfg.backend) {
     case backend_kind::serial:
       threads_used = 1;
-      return solve(problem, o, backend::serial{});
+      return solve_or_resume(problem, o, backend::serial{}, hooks);
     case backend_kind::tbb:
       threads_used = cfg.threads > 0 ? cfg.threads : ::tbb::info::default_concurrency();
-      return solve(problem, o, backend::tbb{cfg.threads});
+      return solve_or_resume(problem, o, backend::tbb{cfg.threads}, hooks);
     case backend_kind::cuda:
       check_repair_backend(cfg);
+      check_checkpoint_backend(hooks);
 #if defined(FUSEDGA_WITH_CUDA)
       if constexpr (!has_batch_evaluation<Problem>::value) {
         threads_used = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fusedga/core/error.hpp"
+#include "fusedga/expr/parse.hpp"
 #include "registry/entry.hpp"
 #if defined(FUSEDGA_WITH_CUDA)
 #include "fusedga/backends/cuda/device.hpp"
@@ -90,6 +91,15 @@ problem_entry entry_for(const run_config& cfg) {
   if (!entry) throw config_error("problem.builtin: unknown problem '" + cfg.problem.builtin + "'");
   return *entry;
 }
+
+namespace detail {
+std::string checkpoint_problem_id(const run_config& cfg) {
+  if (cfg.problem.expression) return "expression " + cfg.problem.builtin + "\n" + expr::describe(*cfg.problem.expression);
+  std::string id = "built-in " + cfg.problem.builtin;
+  for (const auto& [name, value] : cfg.problem.params) id += " " + name + "=" + detail::exact_number(value);
+  return id;
+}
+}  // namespace detail
 
 Result run(const run_config& cfg, const run_hooks& hooks, int* threads_used) {
   const problem_entry entry = entry_for(cfg);

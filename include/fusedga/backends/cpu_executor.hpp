@@ -15,6 +15,7 @@
 #include "fusedga/core/bounds.hpp"
 #include "fusedga/core/population.hpp"
 #include "fusedga/core/problem_traits.hpp"
+#include "fusedga/engine/checkpoint_stream.hpp"
 #include "fusedga/engine/executor.hpp"
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/de_pass.hpp"
@@ -125,6 +126,54 @@ class cpu_executor {
     const auto pop = src_;
     loop_.for_each_index(eval_tiles(), [&](std::size_t t) { rekey_tile(kp, pop, t, sink); });
     return finish_generation(src_, eval_tiles(), 0);
+  }
+
+  /// Checkpoints (engine/checkpoint.hpp): the current population (N rows), the elites the last summary chose,
+  /// the kept best genes, the dynamic handler's parameters and DE's adaptive state (memories, archive).
+  void save_state(checkpoint_writer& w) const {
+    const std::size_t n = kp_.population, d = static_cast<std::size_t>(kp_.dimension);
+    w.array("population.genes", src_.genes, n * d);
+    w.array("population.objective", src_.objective, n);
+    w.array("population.violation", src_.violation, n);
+    w.array("population.rank_key", src_.rank_key, n);
+    std::vector<key> elite_keys(elites_.size());
+    std::vector<std::uint32_t> elite_slots(elites_.size());
+    for (std::size_t k = 0; k < elites_.size(); ++k) elite_keys[k] = elites_[k].key, elite_slots[k] = elites_[k].slot;
+    w.vector("elites.rank_key", elite_keys);
+    w.vector("elites.slot", elite_slots);
+    w.vector("best.genes", best_);
+    w.value("handler", kp_.handler);
+    w.vector("de.memory_F", de_.memory_F);
+    w.vector("de.memory_CR", de_.memory_CR);
+    w.value("de.next_memory", de_.next_memory);
+    w.value("de.archive_size", de_.archive_size);
+    w.array("de.archive", de_.archive.data(), static_cast<std::size_t>(de_.archive_size) * d);
+  }
+  /// Restores what save_state wrote, for a run of the same N, d and options. @throws checkpoint_error.
+  void load_state(checkpoint_reader& r) {
+    const std::size_t n = kp_.population, d = static_cast<std::size_t>(kp_.dimension);
+    r.array("population.genes", src_.genes, n * d);
+    r.array("population.objective", src_.objective, n);
+    r.array("population.violation", src_.violation, n);
+    r.array("population.rank_key", src_.rank_key, n);
+    std::vector<key> elite_keys(elites_.size());
+    std::vector<std::uint32_t> elite_slots(elites_.size());
+    r.array("elites.rank_key", elite_keys.data(), elite_keys.size());
+    r.array("elites.slot", elite_slots.data(), elite_slots.size());
+    for (std::size_t k = 0; k < elites_.size(); ++k) {
+      if (elite_slots[k] >= n) r.fail("has an elite slot outside the population");
+      elites_[k] = {elite_keys[k], elite_slots[k]};
+    }
+    r.array("best.genes", best_.data(), best_.size());
+    kp_.handler = r.value<handler_state<fitness>>("handler");
+    r.array("de.memory_F", de_.memory_F.data(), de_.memory_F.size());
+    r.array("de.memory_CR", de_.memory_CR.data(), de_.memory_CR.size());
+    de_.next_memory = r.value<int>("de.next_memory");
+    de_.archive_size = r.value<std::uint32_t>("de.archive_size");
+    if (de_.archive_size * d > de_.archive.size() ||
+        (!de_.memory_F.empty() && (de_.next_memory < 0 || de_.next_memory >= static_cast<int>(de_.memory_F.size()))))
+      r.fail("has DE state that does not fit these options");
+    r.array("de.archive", de_.archive.data(), static_cast<std::size_t>(de_.archive_size) * d);
   }
 
   /// Copies the current population's N objectives and violations to `objective` and `violation`.

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <functional>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,11 @@ struct run_hooks {
   const std::atomic<bool>* interrupt = nullptr;
   /// One-line notices, e.g. "problem.engine auto: no C++ compiler (...); using the interpreter".
   std::function<void(const std::string&)> on_notice;
+  /// Checkpoints to write (ga_options::checkpoint); `problem_id` is filled in from the config.
+  checkpoint_options checkpoint;
+  /// When set: resume the run from this checkpoint (solve's resuming overload); `resume_source` names it.
+  std::istream* resume = nullptr;
+  std::string resume_source;
 };
 
 /// A registered built-in problem.

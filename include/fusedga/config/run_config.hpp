@@ -101,6 +101,9 @@ struct run_config {
 run_config parse_config(const std::string& text, const std::string& source_name,
                         const std::vector<std::string>& overrides = {});
 
+/// The text of config file `path` (at most 16 MiB). @throws config_error when it cannot be read.
+std::string read_config_text(const std::string& path);
+
 /// Reads `path` and calls `parse_config`. @throws config_error when the file cannot be read.
 run_config load_config(const std::string& path, const std::vector<std::string>& overrides = {});
 

@@ -23,6 +23,14 @@ class config_error : public error {
   using error::error;
 };
 
+/// A checkpoint that cannot be resumed: not a FusedGA checkpoint, another format version, corrupt (checksum),
+/// or written for another problem, other options, precision or dimensions. The message names what differs.
+/// A config error (ga-run: exit 2).
+class checkpoint_error : public config_error {
+ public:
+  using config_error::config_error;
+};
+
 /// A backend was requested that was not built or cannot run here. The message
 /// lists the backends that were built.
 class backend_unavailable : public error {

@@ -16,6 +16,7 @@
 #include "fusedga/core/check_constraint_counts.hpp"
 #include "fusedga/core/constraint_key.hpp"
 #include "fusedga/core/problem_traits.hpp"
+#include "fusedga/engine/checkpoint.hpp"
 #include "fusedga/engine/constraint_handler.hpp"
 #include "fusedga/engine/executor.hpp"
 #include "fusedga/engine/generation_stats.hpp"
@@ -140,6 +141,66 @@ class engine {
               bool evaluate = false) {
     have_best_ = false;
     absorb(exec_.upload(genes, objective, violation, rank_key, evaluate, static_cast<std::uint32_t>(generation_) + 1));
+  }
+
+  /**
+   * Writes the run state (generation, evaluations, best-so-far, stall count, history, the dynamic constraint
+   * handler's state) and the executor's (populations, elites, adaptive operator state) as checkpoint records
+   * (checkpoint_stream.hpp). Loading them into an engine of the same problem and options continues the
+   * run as if it had not stopped: every later `step` is bitwise the same. The caller writes the header
+   * (checkpoint.hpp) that says which problem and options those are.
+   * @throws config_error when the backend's executor cannot save its state.
+   */
+  void save(detail::checkpoint_writer& w) const {
+    if constexpr (detail::has_state_io<executor_type>::value) {
+      w.value("engine.generation", generation_);
+      w.value("engine.evaluations", evaluations_);
+      w.value("engine.improved_at", improved_at_);
+      w.value("engine.have_best", static_cast<std::uint8_t>(have_best_));
+      w.value("engine.best_key", best_key_);
+      w.value("engine.best_objective", best_objective_);
+      w.value("engine.best_violation", best_violation_);
+      w.value("engine.not_a_number", not_a_number_);
+      w.value("engine.elapsed_s", elapsed_s());
+      w.value("engine.handler", handler_);
+      w.value("engine.epsilon0", epsilon0_);
+      detail::write_history(w, "engine.history", history_);
+      detail::write_history(w, "engine.last", std::vector<generation_stats>{last_});
+      exec_.save_state(w);
+    } else {
+      (void)w;
+      throw config_error("checkpoints: this backend cannot save its state yet");
+    }
+  }
+
+  /// Restores what `save` wrote (see there), replacing `initialize`. @throws checkpoint_error for a
+  /// record that does not fit this engine.
+  void load(detail::checkpoint_reader& r) {
+    if constexpr (detail::has_state_io<executor_type>::value) {
+      generation_ = r.value<int>("engine.generation");
+      evaluations_ = r.value<std::uint64_t>("engine.evaluations");
+      improved_at_ = r.value<int>("engine.improved_at");
+      have_best_ = r.value<std::uint8_t>("engine.have_best") != 0;
+      best_key_ = r.value<key>("engine.best_key");
+      best_objective_ = r.value<fitness>("engine.best_objective");
+      best_violation_ = r.value<fitness>("engine.best_violation");
+      not_a_number_ = r.value<std::uint64_t>("engine.not_a_number");
+      start_ = std::chrono::steady_clock::now() -
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                   std::chrono::duration<double>(r.value<double>("engine.elapsed_s")));
+      handler_ = r.value<handler_state<fitness>>("engine.handler");
+      epsilon0_ = r.value<double>("engine.epsilon0");
+      history_ = detail::read_history(r, "engine.history");
+      const std::vector<generation_stats> last = detail::read_history(r, "engine.last");
+      if (last.size() != 1 || generation_ < 0) r.fail("has an engine state that does not fit");
+      last_ = last[0];
+      exec_.load_state(r);
+      fitness_fresh_ = false;
+      best_dirty_ = true;
+    } else {
+      (void)r;
+      throw config_error("checkpoints: this backend cannot load a state yet");
+    }
   }
 
   /// Statistics of the current population.

@@ -30,6 +30,10 @@
 /// violation, keys)` and `e.upload(genes, objective, violation, keys, evaluate,
 /// next_generation)` returning the summary of the uploaded population.
 ///
+/// Optional (checkpoints; engine::save/load need them): `ce.save_state(w)` and `e.load_state(r)` with a
+/// `detail::checkpoint_writer` / `checkpoint_reader` (checkpoint_stream.hpp): the current population, the
+/// elites chosen, the kept best, and any adaptive state (DE's memories and archive).
+///
 /// Every call completes its work before returning (a device executor synchronizes). Summaries
 /// combine tiles in tile order, so they are identical for every thread count. A backend makes its
 /// executor known by specializing `executor_for<Problem, Backend>` in its own header; the engine
@@ -43,6 +47,7 @@
 #include "fusedga/core/population.hpp"
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/core/rank_key.hpp"
+#include "fusedga/engine/checkpoint_stream.hpp"
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/tile_summary.hpp"
 
@@ -116,6 +121,13 @@ struct has_current : std::false_type {};
 template <class E>
 struct has_current<
     E, std::void_t<decltype(std::declval<const E&>().current()), decltype(std::declval<const E&>().concurrency())>>
+    : std::true_type {};
+
+template <class E, class = void>
+struct has_state_io : std::false_type {};
+template <class E>
+struct has_state_io<E, std::void_t<decltype(std::declval<const E&>().save_state(std::declval<checkpoint_writer&>())),
+                                   decltype(std::declval<E&>().load_state(std::declval<checkpoint_reader&>()))>>
     : std::true_type {};
 
 /// Checks the Executor requirements of `E`, one message per missing member.

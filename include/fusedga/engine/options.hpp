@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "fusedga/core/rank_key.hpp"
 #include "fusedga/engine/generation_stats.hpp"
@@ -108,6 +109,23 @@ struct restart_options {
 };
 
 /**
+ * Checkpoints of a run (engine/checkpoint.hpp): the whole run state, handed to `write` as the bytes of
+ * one checkpoint (ga-run writes them to a file atomically). A checkpoint is written at the end of every
+ * `every_generations`-th generation, at the end of the first generation `every_seconds` after the last
+ * one, when the run is interrupted (`ga_options::interrupt`), and when it ends. Resuming one
+ * (`solve(..., std::istream&)`) ends bitwise identical to the run uninterrupted, wall-clock fields aside.
+ */
+struct checkpoint_options {
+  std::function<void(const std::string& bytes)> write;  ///< empty: no checkpoints
+  int every_generations = 0;  ///< >= 0; 0 = not by generation count
+  double every_seconds = 0;   ///< >= 0; 0 = not by time
+  /// Describes the problem beyond its C++ type, dimension and bounds (e.g. its expressions or parameters),
+  /// compared on resume.
+  std::string problem_id;
+  std::string metadata;  ///< stored as is and returned by read_checkpoint_header (ga-run: its config)
+};
+
+/**
  * Everything `solve` needs besides the problem and the backend.
  *
  * Defaults follow common practice (pymoo's GA, Deb's NSGA-II code): binary
@@ -133,6 +151,7 @@ struct ga_options {
   std::function<void(const generation_stats&)> on_generation;
   /// When set and true, the run stops at the end of the current generation (e.g. on SIGINT).
   const std::atomic<bool>* interrupt = nullptr;
+  checkpoint_options checkpoint;  ///< where and when to write checkpoints; not part of the trajectory
 };
 
 }  // namespace fusedga

@@ -1,0 +1,242 @@
+#pragma once
+/// @file checkpoint.hpp
+/// What a checkpoint says about the run it belongs to, and the check that a
+/// resume is the same run: format and library version, endianness, gene and
+/// fitness types, dimension, the problem (type, bounds, a caller's
+/// description) and the options that shape the trajectory, written as text
+/// so that a mismatch names what differs. The run state itself is written by
+/// `solve` (run counters, history), `engine` (its run state) and the
+/// executor (populations, elites, adaptive operator state), each its own.
+///
+/// Options that do not shape the trajectory are not compared and may change
+/// on resume: the generation limit, the stopping rules, the callbacks, the
+/// backend and its threads (serial, TBB and CUDA give the same trajectory
+/// where their operators are bitwise equal), and where checkpoints go.
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <typeinfo>
+#include <vector>
+
+#include "fusedga/core/bounds.hpp"
+#include "fusedga/core/macros.hpp"
+#include "fusedga/engine/checkpoint_stream.hpp"
+#include "fusedga/engine/generation_stats.hpp"
+#include "fusedga/engine/operator_parameters.hpp"
+#include "fusedga/engine/options.hpp"
+#include "fusedga/operators/catalog.hpp"
+
+namespace fusedga {
+
+/// The checkpoint format version; a reader accepts only its own.
+inline constexpr std::uint32_t checkpoint_format_version = 1;
+
+namespace detail {
+
+inline std::string exact_number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+/// One line per parameter of operator `kind` of `family`: "section.type = name", "section.param = value".
+template <class Kind, class Options>
+void operator_lines(std::string& out, const operator_family& family, Kind kind, const Options& o) {
+  const operator_spec& row = spec_of(kind);
+  out += std::string(family.section) + ".type = " + row.name + "\n";
+  const auto add = [&](const parameter_spec& p) {
+    const std::optional<double> v = parameter_value(o, p.name);
+    out += std::string(family.section) + "." + p.name + " = " + (v ? exact_number(*v) : std::string("auto")) + "\n";
+  };
+  for (const parameter_spec& p : family.common) add(p);
+  for (const parameter_spec& p : row.params) add(p);
+}
+
+}  // namespace detail
+
+/**
+ * The options that shape a run's trajectory, one "key = value" line each
+ * (YAML key paths, values to 17 digits): population, elitism, seed, the
+ * algorithm and the parameters of each operator it uses, constraint handling
+ * with gradient repair, restarts. Two runs with equal text (and the same
+ * problem) follow the same trajectory.
+ */
+inline std::string trajectory_options_text(const ga_options& o) {
+  std::string s;
+  s += "ga.population = " + std::to_string(o.population) + "\n";
+  s += "ga.seed = " + std::to_string(o.seed) + "\n";
+  s += std::string("ga.algorithm = ") + to_string(o.algorithm) + "\n";
+  if (o.algorithm == algorithm_kind::de) {
+    detail::operator_lines(s, de_family, o.de.strategy, o.de);
+  } else {
+    s += "ga.selection.size = " + std::to_string(o.selection.tournament_size) + "\n";
+    detail::operator_lines(s, crossover_family, o.crossover.kind, o.crossover);
+    detail::operator_lines(s, mutation_family, o.mutation.kind, o.mutation);
+    detail::operator_lines(s, survival_family, o.survival.kind, o.survival);
+    if (o.survival.kind == survival_kind::generational) s += "ga.elitism = " + std::to_string(o.elitism) + "\n";
+  }
+  detail::operator_lines(s, constraint_family, o.constraints.rule, o.constraints);
+  detail::operator_lines(s, gradient_repair_family, repair_kind::gradient, o.constraints.gradient_repair);
+  s += "ga.restarts.stall_generations = " +
+       (o.restarts.stall_generations ? std::to_string(*o.restarts.stall_generations) : std::string("none")) + "\n";
+  if (o.restarts.stall_generations)
+    s += "ga.restarts.population_growth = " + detail::exact_number(o.restarts.population_growth) + "\n";
+  return s;
+}
+
+namespace detail {
+
+template <class T>
+const char* number_type_name() {
+  if constexpr (std::is_same_v<T, double>) return "double";
+  else if constexpr (std::is_same_v<T, float>) return "float";
+  else if constexpr (std::is_signed_v<T>) return sizeof(T) == 1 ? "int8" : sizeof(T) == 2 ? "int16" : sizeof(T) == 4 ? "int32" : "int64";
+  else return sizeof(T) == 1 ? "uint8" : sizeof(T) == 2 ? "uint16" : sizeof(T) == 4 ? "uint32" : "uint64";
+}
+
+/// The header of a checkpoint: every field a resume must agree with, as text lines "name = value".
+struct checkpoint_header {
+  std::string lines;     ///< format, library, endianness, genes, fitness, dimension, problem, bounds, then options
+  std::string metadata;  ///< the caller's (checkpoint_options::metadata), not compared
+};
+
+/// The header of a run of `problem` (described beyond its type by `problem_id`) with options `o`.
+template <class Problem, class Gene, class Fitness>
+checkpoint_header make_checkpoint_header(const Problem& problem, const Bounds<Gene>& bounds, const ga_options& o) {
+  checkpoint_header h;
+  fnv1a64 b;
+  b.add(bounds.lower.data(), bounds.lower.size() * sizeof(Gene));
+  b.add(bounds.upper.data(), bounds.upper.size() * sizeof(Gene));
+  char hex[24];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(b.value));
+  std::string& s = h.lines;
+  s += "format = " + std::to_string(checkpoint_format_version) + "\n";
+  s += std::string("library = FusedGA ") + FUSEDGA_VERSION_STRING + "\n";
+  s += "endianness = little\n";
+  s += std::string("genes = ") + number_type_name<Gene>() + "\n";
+  s += std::string("fitness = ") + number_type_name<Fitness>() + "\n";
+  s += "dimension = " + std::to_string(problem.dimension()) + "\n";
+  s += std::string("problem type = ") + typeid(Problem).name() + "\n";
+  s += "problem = " + (o.checkpoint.problem_id.empty() ? std::string("(not described)") : o.checkpoint.problem_id) +
+       "\n";
+  s += std::string("bounds hash = ") + hex + "\n";
+  s += trajectory_options_text(o);
+  h.metadata = o.checkpoint.metadata;
+  return h;
+}
+
+/// Splits "name = value" lines into (name, line) pairs in order.
+inline std::vector<std::pair<std::string, std::string>> header_fields(const std::string& lines) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::size_t at = 0;
+  while (at < lines.size()) {
+    std::size_t nl = lines.find('\n', at);
+    if (nl == std::string::npos) nl = lines.size();
+    const std::string line = lines.substr(at, nl - at);
+    const std::size_t eq = line.find(" = ");
+    out.emplace_back(eq == std::string::npos ? line : line.substr(0, eq),
+                     eq == std::string::npos ? std::string() : line.substr(eq + 3));
+    at = nl + 1;
+  }
+  return out;
+}
+
+/// Throws checkpoint_error naming every field where the checkpoint's header differs from this run's.
+inline void check_same_run(const checkpoint_reader& in, const std::string& stored, const std::string& now) {
+  if (stored == now) return;
+  const auto a = header_fields(stored), b = header_fields(now);
+  std::string diff;
+  const auto find = [](const auto& fields, const std::string& name) -> const std::string* {
+    for (const auto& f : fields)
+      if (f.first == name) return &f.second;
+    return nullptr;
+  };
+  for (const auto& f : a) {
+    const std::string* v = find(b, f.first);
+    if (!v) diff += "\n  " + f.first + ": checkpoint " + f.second + ", this run does not set it";
+    else if (*v != f.second) diff += "\n  " + f.first + ": checkpoint " + f.second + ", this run " + *v;
+  }
+  for (const auto& f : b)
+    if (!find(a, f.first)) diff += "\n  " + f.first + ": this run " + f.second + ", the checkpoint does not set it";
+  in.fail("is of another run; what differs:" + diff);
+}
+
+/// Writes / reads a history (one record per column, so the format has no padding bytes).
+inline void write_history(checkpoint_writer& w, std::string_view prefix, const std::vector<generation_stats>& h) {
+  const auto column = [&](const char* name, auto member) {
+    using T = std::decay_t<decltype(h[0].*member)>;
+    std::vector<T> c(h.size());
+    for (std::size_t i = 0; i < h.size(); ++i) c[i] = h[i].*member;
+    w.vector(std::string(prefix) + name, c);
+  };
+  column(".generation", &generation_stats::generation);
+  column(".best_objective", &generation_stats::best_objective);
+  column(".best_violation", &generation_stats::best_violation);
+  column(".mean_objective", &generation_stats::mean_objective);
+  column(".feasible_fraction", &generation_stats::feasible_fraction);
+  column(".evaluations", &generation_stats::evaluations);
+  column(".elapsed_s", &generation_stats::elapsed_s);
+  column(".not_a_number", &generation_stats::not_a_number);
+}
+inline std::vector<generation_stats> read_history(checkpoint_reader& r, std::string_view prefix) {
+  const std::vector<int> g = r.vector<int>(std::string(prefix) + ".generation");
+  std::vector<generation_stats> h(g.size());
+  for (std::size_t i = 0; i < h.size(); ++i) h[i].generation = g[i];
+  const auto column = [&](const char* name, auto member) {
+    using T = std::decay_t<decltype(h[0].*member)>;
+    std::vector<T> c(h.size());
+    r.array(std::string(prefix) + name, c.data(), c.size());
+    for (std::size_t i = 0; i < h.size(); ++i) h[i].*member = c[i];
+  };
+  column(".best_objective", &generation_stats::best_objective);
+  column(".best_violation", &generation_stats::best_violation);
+  column(".mean_objective", &generation_stats::mean_objective);
+  column(".feasible_fraction", &generation_stats::feasible_fraction);
+  column(".evaluations", &generation_stats::evaluations);
+  column(".elapsed_s", &generation_stats::elapsed_s);
+  column(".not_a_number", &generation_stats::not_a_number);
+  return h;
+}
+
+}  // namespace detail
+
+namespace detail {
+
+/// The header records, first in every checkpoint.
+inline void write_header(checkpoint_writer& w, const checkpoint_header& h) {
+  w.value("endianness", std::uint32_t{0x01020304u});
+  w.value("format", checkpoint_format_version);
+  w.text("header", h.lines);
+  w.text("metadata", h.metadata);
+}
+inline checkpoint_header read_header(checkpoint_reader& r) {
+  const auto endian = r.value<std::uint32_t>("endianness");
+  if (endian != 0x01020304u) r.fail("was written on a machine of other endianness");
+  const auto format = r.value<std::uint32_t>("format");
+  if (format != checkpoint_format_version)
+    r.fail("has format version " + std::to_string(format) + "; this FusedGA (" FUSEDGA_VERSION_STRING
+           ") reads version " + std::to_string(checkpoint_format_version));
+  checkpoint_header h;
+  h.lines = r.text("header");
+  h.metadata = r.text("metadata");
+  return h;
+}
+
+}  // namespace detail
+
+/**
+ * Reads a checkpoint's header without resuming it: its fields as text ("name = value" lines) and the
+ * caller's metadata (ga-run stores its config there). Verifies magic, checksum and format version.
+ * @throws checkpoint_error naming `source` when the stream is no readable checkpoint.
+ */
+inline detail::checkpoint_header read_checkpoint_header(std::istream& in, const std::string& source) {
+  detail::checkpoint_reader r(in, source);
+  return detail::read_header(r);
+}
+
+}  // namespace fusedga
