@@ -238,5 +238,5 @@ TEST_CASE("gradient repair with DE: two nonlinear equalities become feasible", "
   }
   INFO("feasible without repair " << feasible_without << "/10, with " << feasible_with << "/10");
   CHECK(feasible_with == 10);
-  CHECK(feasible_without < feasible_with);
+  CHECK(feasible_without <= 2);  // measured: 0 of 10
 }
