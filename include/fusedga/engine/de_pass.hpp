@@ -3,7 +3,9 @@
 /// The fused differential-evolution pass (CPU tiles): for every target i of
 /// an evaluation tile — F_i and CR_i (fixed, or SHADE's draws), the mutant
 /// from distinct random individuals (and x_pbest, and the archive), binomial
-/// crossover with jrand, midpoint bound repair, evaluation of the trial, then
+/// crossover with jrand, midpoint bound repair, gradient repair of the trial
+/// with probability `kp.gradient_repair.rate` (repair_pass.hpp: with the
+/// ε-constrained method this is Takahama & Sakai's εDEg), evaluation of the trial, then
 /// one-to-one survivor selection: the trial replaces its target when its rank
 /// key is not worse (<=). Strictly better trials are successes: their parents
 /// are flagged for the archive and (F_i, CR_i, |Δ_i|) enter the tile's
@@ -16,7 +18,8 @@
 /// normal; blocks 2.. — F's Cauchy tries. stream::de_gene block j/4: gene j's
 /// crossover coin.
 ///
-/// Sources: Storn & Price 1997; Zhang & Sanderson 2009; Tanabe & Fukunaga 2013.
+/// Sources: Storn & Price 1997; Zhang & Sanderson 2009; Tanabe & Fukunaga 2013;
+/// Takahama & Sakai 2006 (εDEg: gradient-based mutation of trial vectors).
 
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +30,7 @@
 #include "fusedga/core/rng.hpp"
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/passes.hpp"
+#include "fusedga/engine/repair_pass.hpp"
 #include "fusedga/engine/shade_state.hpp"
 #include "fusedga/operators/differential_evolution.hpp"
 
@@ -127,11 +131,13 @@ inline void de_tile(const kernel_params<Problem>& kp, const de_view<gene_t<Probl
   tile_range(t, src.size, begin, end);
   const std::size_t d = static_cast<std::size_t>(kp.dimension);
   double F_of[kTileSlots], CR_of[kTileSlots];
+  std::uint32_t repair_evaluations = 0;
   for (std::size_t i = begin; i < end; ++i) {
     const de_donors<G> m = de_draw(kp, state, src.genes, static_cast<std::uint32_t>(i), generation);
     F_of[i - begin] = m.F;
     CR_of[i - begin] = m.CR;
     de_trial(kp, m, src.row(i), static_cast<std::uint32_t>(i), generation, dst.row(i));
+    repair_evaluations += repair_trial(kp, static_cast<std::uint32_t>(i), generation, dst.row(i));  // εDEg
   }
   alignas(64) F obj[kTileSlots], vio[kTileSlots];
   alignas(64) K key[kTileSlots];
@@ -160,6 +166,7 @@ inline void de_tile(const kernel_params<Problem>& kp, const de_view<gene_t<Probl
   state.tile_success[t] = sums;
   summarize(dst.objective + begin, dst.violation + begin, dst.rank_key + begin, end - begin, begin, out.totals[t],
             out.best + t * out.capacity, out.capacity);
+  out.totals[t].repair_evaluations = repair_evaluations;
 }
 
 /// Tile t of a summary-only pass over the stored values of `pop` (after an in-place survivor selection).

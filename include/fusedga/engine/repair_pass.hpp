@@ -2,10 +2,12 @@
 /// @file repair_pass.hpp
 /// The gradient repair step of the fused offspring pass (passes.hpp): after
 /// mutation and bound repair, before evaluation, each child is repaired with
-/// probability `kp.gradient_repair.rate` (operators/gradient_repair.hpp). The
+/// probability `kp.gradient_repair.rate` (operators/gradient_repair.hpp); the
+/// DE pass (de_pass.hpp) repairs its trial vectors the same way (εDEg). The
 /// coin of child c (0, 1) of pair i in generation g is draw c of
-/// rng(i, g, stream::repair, 0): a pure function of the run's seed, so the
-/// result is the same for any thread count. Host (CPU executors).
+/// rng(i, g, stream::repair, 0) (DE: draw 0 for target i): a pure function of
+/// the run's seed, so the result is the same for any thread count. Host (CPU
+/// executors).
 
 #include <cstdint>
 #include <type_traits>
@@ -26,6 +28,34 @@ inline constexpr bool repairable_v = std::is_floating_point_v<gene_t<Problem>> &
                                      has_constraint_jacobian_v<Problem>;
 
 /**
+ * Repairs lane l of a child laid out gene-major with P lanes (`genes[j·P + l]`; P = 1 for a row) in place:
+ * gradient_repair with the run's tolerance and iterations. Returns the evaluations spent. @pre repairable_v.
+ */
+template <int P, class Problem>
+inline std::uint32_t repair_lane(const kernel_params<Problem>& kp, gene_t<Problem>* genes, int l) {
+  using G = gene_t<Problem>;
+  using F = fitness_t<Problem>;
+  const int d = kp.dimension;
+  const int ni = inequality_count(kp.problem), ne = equality_count(kp.problem);
+  thread_local std::vector<F> scratch;  // grows once per thread, then reused: no allocation in the steady state
+  thread_local std::vector<G> x;
+  const std::size_t need = gradient_repair_scratch(d, ni + ne);
+  if (scratch.size() < need) scratch.resize(need);
+  if (x.size() < static_cast<std::size_t>(d)) x.resize(static_cast<std::size_t>(d));
+  for (int j = 0; j < d; ++j) x[static_cast<std::size_t>(j)] = genes[j * P + l];
+  const int evaluations = gradient_repair(kp.problem, x.data(), d, ni, ne, kp.bounds.lower, kp.bounds.upper,
+                                          kp.equality_tolerance, kp.gradient_repair.iterations, scratch.data());
+  for (int j = 0; j < d; ++j) genes[j * P + l] = x[static_cast<std::size_t>(j)];
+  return static_cast<std::uint32_t>(evaluations);
+}
+
+/// Whether the run repairs at all: a rate above 0 and some constraint to repair.
+template <class Problem>
+inline bool repair_enabled(const kernel_params<Problem>& kp) {
+  return kp.gradient_repair.rate > 0 && inequality_count(kp.problem) + equality_count(kp.problem) > 0;
+}
+
+/**
  * Repairs the children of P pairs laid out gene-major (`c1[j·P + l]`, `c2`
  * alike; P = 1 for rows), pairs first_pair + l, of which only the first
  * `children` children (child 2l from c1, 2l + 1 from c2) are kept. Returns
@@ -39,32 +69,37 @@ inline std::uint32_t repair_children(const kernel_params<Problem>& kp, std::uint
     (void)kp, (void)first_pair, (void)generation, (void)c1, (void)c2, (void)children;
     return 0;
   } else {
-    using G = gene_t<Problem>;
-    using F = fitness_t<Problem>;
-    if (!(kp.gradient_repair.rate > 0)) return 0;
-    const int d = kp.dimension;
-    const int ni = inequality_count(kp.problem), ne = equality_count(kp.problem);
-    if (ni + ne == 0) return 0;
-    thread_local std::vector<F> scratch;  // grows once per thread, then reused: no allocation in the steady state
-    thread_local std::vector<G> x;
-    const std::size_t need = gradient_repair_scratch(d, ni + ne);
-    if (scratch.size() < need) scratch.resize(need);
-    if (x.size() < static_cast<std::size_t>(d)) x.resize(static_cast<std::size_t>(d));
+    if (!repair_enabled(kp)) return 0;
     std::uint32_t evaluations = 0;
     for (int l = 0; l < P; ++l) {
       const draws4 r = kp.rng(first_pair + static_cast<std::uint32_t>(l), generation, stream::repair, 0);
       for (int c = 0; c < 2; ++c) {
         if (static_cast<std::size_t>(2 * l + c) >= children) break;
         if (!coin<double>(r.v[c], kp.gradient_repair.rate)) continue;
-        G* genes = c == 0 ? c1 : c2;
-        for (int j = 0; j < d; ++j) x[static_cast<std::size_t>(j)] = genes[j * P + l];
-        evaluations += static_cast<std::uint32_t>(gradient_repair(kp.problem, x.data(), d, ni, ne, kp.bounds.lower,
-                                                                  kp.bounds.upper, kp.equality_tolerance,
-                                                                  kp.gradient_repair.iterations, scratch.data()));
-        for (int j = 0; j < d; ++j) genes[j * P + l] = x[static_cast<std::size_t>(j)];
+        evaluations += repair_lane<P>(kp, c == 0 ? c1 : c2, l);
       }
     }
     return evaluations;
+  }
+}
+
+/**
+ * Repairs the DE trial vector of target i (d genes, a row) with probability `kp.gradient_repair.rate`, before
+ * its evaluation: Takahama & Sakai's εDEg (2006) applies the gradient-based mutation to DE's trial vectors. The
+ * coin is draw 0 of rng(i, g, stream::repair, 0) — the GA's pairs and DE's targets never share a run, so the
+ * stream is not split. Returns the evaluations spent; 0 when the rate is 0 or the problem is not repairable.
+ */
+template <class Problem>
+inline std::uint32_t repair_trial(const kernel_params<Problem>& kp, std::uint32_t i, std::uint32_t generation,
+                                  gene_t<Problem>* trial) {
+  if constexpr (!repairable_v<Problem>) {
+    (void)kp, (void)i, (void)generation, (void)trial;
+    return 0;
+  } else {
+    if (!repair_enabled(kp)) return 0;
+    const draws4 r = kp.rng(i, generation, stream::repair, 0);
+    if (!coin<double>(r.v[0], kp.gradient_repair.rate)) return 0;
+    return repair_lane<1>(kp, trial, 0);
   }
 }
 

@@ -81,9 +81,6 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
                   detail::spec_number(o.restarts.population_growth));
   detail::check_parameters(de_family, o.de, population);
   if (o.algorithm == algorithm_kind::de) {
-    check_range(!(o.constraints.gradient_repair.rate > 0),
-                "ga.constraint_handling.gradient_repair: runs in the GA's offspring pass, not yet with algorithm de; "
-                "set its rate to 0 or use algorithm ga");
     // rand/1/bin draws three individuals besides the target; current-to-pbest/1 two
     check_range(o.population >= 4, "ga.population: differential evolution needs at least 4 individuals, got " +
                                        std::to_string(o.population));
