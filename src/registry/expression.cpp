@@ -64,7 +64,7 @@ template <class Real>
 Result run_expression_gpu(const run_config& cfg, const run_hooks& hooks, int& threads) {
   const expr::program& p = *cfg.problem.expression;
   check_repair_backend(cfg);
-  const std::shared_ptr<cuda_expr_module> module = gpu_module<Real>(p);
+  const std::shared_ptr<cuda_expr_module> module = gpu_module<Real>(p, cfg.ga.algorithm == algorithm_kind::de);
   ga_options o = cfg.ga;
   o.on_generation = hooks.on_generation;
   o.interrupt = hooks.interrupt;

@@ -40,8 +40,10 @@ struct de_donors {
  * archive follow the population as candidates for x̃_r2. @pre N >= 4 (rand/1/bin) or N >= 3 (current-to-pbest).
  */
 template <class Problem>
-FUSEDGA_HD inline de_donors<gene_t<Problem>> de_draw(const kernel_params<Problem>& kp, const de_view<gene_t<Problem>>& state,
-                                          const gene_t<Problem>* genes, std::uint32_t i, std::uint32_t generation) {
+FUSEDGA_HD inline de_donors<gene_t<Problem>> de_draw(const kernel_params<Problem>& kp,
+                                                     const de_view<gene_t<Problem>>& state,
+                                                     const gene_t<Problem>* genes, std::uint32_t i,
+                                                     std::uint32_t generation) {
   using G = gene_t<Problem>;
   const de_spec& s = kp.de;
   const std::uint32_t n = kp.population;
@@ -52,8 +54,9 @@ FUSEDGA_HD inline de_donors<gene_t<Problem>> de_draw(const kernel_params<Problem
   out.jrand = below(b.v[0], static_cast<std::uint32_t>(kp.dimension));
   if (s.adaptive()) {
     const std::uint32_t r = below(a.v[0], static_cast<std::uint32_t>(s.memory));
-    out.F = shade_scale_factor(state.memory_F[r],
-                               [&](int t) { return kp.rng(i, generation, stream::de_select, 2 + static_cast<std::uint32_t>(t)); });
+    out.F = shade_scale_factor(state.memory_F[r], [&](int t) {
+      return kp.rng(i, generation, stream::de_select, 2 + static_cast<std::uint32_t>(t));
+    });
     out.CR = shade_crossover_rate(state.memory_CR[r], b.v[1], b.v[2]);
   } else {
     out.F = s.F;
@@ -84,8 +87,8 @@ FUSEDGA_HD inline de_donors<gene_t<Problem>> de_draw(const kernel_params<Problem
 /// Writes target i's trial (mutant, binomial crossover, midpoint repair) into `trial` (d genes).
 template <class Problem>
 FUSEDGA_HD inline void de_trial(const kernel_params<Problem>& kp, const de_donors<gene_t<Problem>>& m,
-                     const gene_t<Problem>* FUSEDGA_RESTRICT target, std::uint32_t i, std::uint32_t generation,
-                     gene_t<Problem>* FUSEDGA_RESTRICT trial) {
+                                const gene_t<Problem>* FUSEDGA_RESTRICT target, std::uint32_t i,
+                                std::uint32_t generation, gene_t<Problem>* FUSEDGA_RESTRICT trial) {
   using G = gene_t<Problem>;
   const int d = kp.dimension;
   const bool rand1 = kp.de.strategy == de_strategy::rand_1_bin;
@@ -94,7 +97,8 @@ FUSEDGA_HD inline void de_trial(const kernel_params<Problem>& kp, const de_donor
     const int end = j0 + 4 < d ? j0 + 4 : d;
     for (int j = j0; j < end; ++j) {
       const G x = target[j];
-      const G v = rand1 ? de_rand_1(m.a[j], m.b[j], m.c[j], m.F) : de_current_to_pbest_1(x, m.a[j], m.b[j], m.c[j], m.F);
+      const G v =
+          rand1 ? de_rand_1(m.a[j], m.b[j], m.c[j], m.F) : de_current_to_pbest_1(x, m.a[j], m.b[j], m.c[j], m.F);
       const G y = de_binomial(v, x, u.v[j - j0], m.CR, static_cast<std::uint32_t>(j) == m.jrand);
       trial[j] = de_midpoint_repair(y, x, kp.bounds.lower[j], kp.bounds.upper[j]);
     }
