@@ -181,10 +181,11 @@ std::vector<std::string> nvrtc_options(const std::vector<std::string>& includes)
 }
 
 /// Link time is nearly all optimizing and assembling kernels: keep only the three the run launches
-/// (expr_kernels_used) of the eight prebuilt (4.5–5.8 s → about 0.5–1.2 s measured on the development machine).
-std::vector<std::string> nvjitlink_options(const program& p, int sm) {
+/// (expr_kernels_used) of the ten prebuilt (4.5–5.8 s → about 0.5–1.2 s measured on the development machine).
+std::vector<std::string> nvjitlink_options(const program& p, int sm, bool differential_evolution) {
   std::vector<std::string> o{"-lto", "-arch=sm_" + std::to_string(sm)};
-  for (const std::string& name : fusedga::detail::expr_kernels_used(p)) o.push_back("-kernels-used=" + name);
+  for (const std::string& name : fusedga::detail::expr_kernels_used(p, differential_evolution))
+    o.push_back("-kernels-used=" + name);
   return o;
 }
 
@@ -220,7 +221,7 @@ std::vector<char> device_jit_image(const program& p, int sm, const device_jit_op
   const std::string source = generate_device_source(p, std::is_same_v<Real, float> ? "float" : "double");
   const std::string kernels = prebuilt_kernels<Real>();
   const std::vector<std::string> nvrtc = nvrtc_options(includes);
-  const std::vector<std::string> link = nvjitlink_options(p, sm);
+  const std::vector<std::string> link = nvjitlink_options(p, sm, options.differential_evolution);
 
   std::string material = "fusedga-gpu-jit version " FUSEDGA_VERSION_STRING "\n" + device_jit_identity() +
                          "\nsm " + std::to_string(sm) + "\nkernels " + detail::sha256_hex(kernels) + "\n";

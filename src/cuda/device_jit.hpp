@@ -21,6 +21,7 @@ namespace fusedga::expr {
 struct device_jit_options {
   std::string cache_dir;                  ///< empty: $XDG_CACHE_HOME/fusedga (as the CPU JIT)
   std::vector<std::string> include_dirs;  ///< empty: the FusedGA headers this library was built or installed with
+  bool differential_evolution = false;    ///< link the DE kernel instead of the GA's offspring kernel (ga.algorithm: de)
 };
 
 /// What a device_jit_image call did.
@@ -40,7 +41,7 @@ int device_jit_lto_arch();
 /**
  * A cubin for compute capability `sm` (e.g. 90 for H100, ≥ device_jit_lto_arch())
  * holding the three kernels a run of `p` launches (expr_module.hpp:
- * expr_kernels_used), with `p`'s objective and constraints in Real (float or
+ * expr_kernels_used(p, options.differential_evolution)), with `p`'s objective and constraints in Real (float or
  * double) inlined. Thread-safe
  * (distinct temp files; rename is atomic).
  * @throws fusedga::error when the headers are missing, when NVRTC or

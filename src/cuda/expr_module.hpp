@@ -16,7 +16,7 @@
 
 namespace fusedga::detail {
 
-/// Name of the prebuilt kernel `kernel` (init, evaluate, offspring_short, offspring_long) for sense `s`.
+/// Name of the prebuilt kernel `kernel` (init, evaluate, offspring_short, offspring_long, de) for sense `s`.
 inline std::string expr_kernel_name(const char* kernel, Sense s) {
   return std::string("fusedga_expr_") + kernel + (s == Sense::maximize ? "_max" : "_min");
 }
@@ -24,11 +24,14 @@ inline std::string expr_kernel_name(const char* kernel, Sense s) {
 /**
  * The three prebuilt kernels a run of `p` launches: init and evaluate of its
  * sense, and the offspring kernel its genome length takes (the engine's
- * cuda_geometry::short_genome). The GPU JIT links only these
- * (nvJitLink -kernels-used: a sixth of the link time of all eight).
+ * cuda_geometry::short_genome) — or, with `differential_evolution`
+ * (ga.algorithm: de), the DE kernel. The GPU JIT links only these
+ * (nvJitLink -kernels-used: a sixth of the link time of all ten).
  */
-inline std::vector<std::string> expr_kernels_used(const expr::program& p) {
-  const char* offspring = cuda_geometry::short_genome(p.dimension()) ? "offspring_short" : "offspring_long";
+inline std::vector<std::string> expr_kernels_used(const expr::program& p, bool differential_evolution = false) {
+  const char* offspring = differential_evolution                          ? "de"
+                          : cuda_geometry::short_genome(p.dimension()) ? "offspring_short"
+                                                                          : "offspring_long";
   return {expr_kernel_name("init", p.sense), expr_kernel_name("evaluate", p.sense),
           expr_kernel_name(offspring, p.sense)};
 }
@@ -36,21 +39,22 @@ inline std::vector<std::string> expr_kernels_used(const expr::program& p) {
 /**
  * A linked GPU JIT image of `p` loaded as a CUDA library
  * (cudaLibraryLoadData: not tied to one context), with the kernels of
- * expr_kernels_used(p); the offspring kernel its genome length does not take
- * is null. Not copyable; must outlive every engine that runs its kernels.
+ * expr_kernels_used(p, differential_evolution); the variation kernels it
+ * does not use are null. Not copyable; must outlive every engine that runs its kernels.
  * Needs a usable GPU.
  * @throws cuda_error when the image cannot be loaded or lacks a kernel.
  */
 class cuda_expr_module {
  public:
-  cuda_expr_module(const std::vector<char>& image, const expr::program& p) {
+  cuda_expr_module(const std::vector<char>& image, const expr::program& p, bool differential_evolution = false) {
     FUSEDGA_CUDA_TRY(cudaLibraryLoadData(&library_, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
     try {
-      const std::vector<std::string> used = expr_kernels_used(p);
+      const std::vector<std::string> used = expr_kernels_used(p, differential_evolution);
       kernels_.init = kernel(used[0]);
       kernels_.evaluate = kernel(used[1]);
-      (cuda_geometry::short_genome(p.dimension()) ? kernels_.offspring_short : kernels_.offspring_long) =
-          kernel(used[2]);
+      (differential_evolution                         ? kernels_.de
+       : cuda_geometry::short_genome(p.dimension()) ? kernels_.offspring_short
+                                                      : kernels_.offspring_long) = kernel(used[2]);
     } catch (...) {
       cudaLibraryUnload(library_);
       throw;

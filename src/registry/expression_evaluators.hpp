@@ -56,13 +56,17 @@ auto with_problem(const expr::program& p, const evaluators<Real>& e, F&& f) {
 }
 
 #if defined(FUSEDGA_WITH_CUDA)
-/// The GPU JIT's module for `p` on GPU 0: the problem linked into the kernels for its architecture, loaded.
+/// The GPU JIT's module for `p` on GPU 0: the problem linked into the kernels for its architecture, loaded
+/// (the DE kernel instead of the GA's offspring kernel with `differential_evolution`).
 template <class Real>
-std::shared_ptr<cuda_expr_module> gpu_module(const expr::program& p) {
+std::shared_ptr<cuda_expr_module> gpu_module(const expr::program& p, bool differential_evolution = false) {
   const cuda_device_status gpu = probe_cuda_device(0);
   if (!gpu.usable) throw backend_unavailable("backend cuda: no usable GPU: " + gpu.reason);
-  return std::make_shared<cuda_expr_module>(expr::device_jit_image<Real>(p, gpu.compute_major * 10 + gpu.compute_minor),
-                                            p);
+  expr::device_jit_options options;
+  options.differential_evolution = differential_evolution;
+  return std::make_shared<cuda_expr_module>(
+      expr::device_jit_image<Real>(p, gpu.compute_major * 10 + gpu.compute_minor, options), p,
+      differential_evolution);
 }
 
 /// Calls f(expr_device_problem<Real, S>) with S the program's sense.

@@ -46,6 +46,10 @@ struct gpu_run {
   std::vector<fusedga::generation_stats> history;
   std::vector<double> best_genes;
   double best_objective = 0, best_violation = 0;
+  // ga.algorithm: de — the adaptive state after the last step (shade_state.hpp's de_state, downloaded)
+  std::vector<double> de_memory_F, de_memory_CR;
+  int de_next_memory = 0;
+  std::vector<typename host_population<Problem>::gene> de_archive;  ///< the rows in use, row-major
 };
 
 /// Copies an engine's current population (a host view: serial/tbb engines).

@@ -98,6 +98,56 @@ void check_real_parity(Run run, const Problem& p, const fusedga::ga_options& o, 
   }
 }
 
+/**
+ * Differential evolution: the GPU starts from the CPU's initial population and both run `generations` DE
+ * generations. `exact`: the populations (trials and survivors), SHADE's memories and index and the archive
+ * are bitwise the serial engine's (arithmetic-only problem, or the emulator: host math). Otherwise (a GPU's
+ * libdevice tan/log/cos in SHADE's F and CR, or in the problem) the populations within the documented
+ * tolerance and the memories to 1e-9.
+ */
+template <class Run, class Problem>
+void check_de_parity(Run run, const Problem& p, const fusedga::ga_options& o, int generations, bool exact,
+                     bool graphs = true) {
+  fusedga::engine<Problem, fusedga::backend::serial> cpu(p, o, fusedga::backend::serial{});
+  cpu.initialize();
+  const auto cpu0 = cpu_state(cpu);
+  for (int g = 0; g < generations; ++g) cpu.step();
+  const auto cpu_end = cpu_state(cpu);
+  const gpu_run<Problem> gpu = run(p, o, generations, &cpu0, graphs);
+  const auto& de = cpu.executor().de();
+  const std::size_t d = static_cast<std::size_t>(p.dimension());
+  const std::vector<fusedga::gene_t<Problem>> cpu_archive(de.archive.begin(),
+                                                           de.archive.begin() + std::ptrdiff_t(de.archive_size * d));
+  if (o.de.strategy == fusedga::de_strategy::shade)  // the scenarios exercise the memory update and a full archive
+    CHECK(de.memory_F != std::vector<double>(de.memory_F.size(), 0.5));
+  if (o.de.strategy != fusedga::de_strategy::rand_1_bin) CHECK(de.archive_size > 0);
+  if (exact) {
+    CHECK(bitwise_difference(cpu_end, gpu.final) == "");
+    CHECK(gpu.de_memory_F == de.memory_F);
+    CHECK(gpu.de_memory_CR == de.memory_CR);
+    CHECK(gpu.de_next_memory == de.next_memory);
+    CHECK(gpu.de_archive == cpu_archive);
+    // the last generation's statistics (the upload started the GPU's history and best-so-far afresh)
+    CHECK(gpu.final.stats.best_objective == cpu_end.stats.best_objective);
+    CHECK(gpu.final.stats.best_violation == cpu_end.stats.best_violation);
+    CHECK(gpu.final.stats.feasible_fraction == cpu_end.stats.feasible_fraction);
+    CHECK(gpu.final.stats.mean_objective == Approx(cpu_end.stats.mean_objective).epsilon(1e-12));
+  } else {
+    std::vector<double> lo, hi;
+    for (const auto v : p.bounds().lower) lo.push_back(double(v));
+    for (const auto v : p.bounds().upper) hi.push_back(double(v));
+    CHECK(tolerance_difference(cpu_end, gpu.final, ranges_of(lo, hi), gene_tolerance(sizeof(fusedga::gene_t<Problem>) == 4),
+                               value_tolerance(sizeof(fusedga::fitness_t<Problem>) == 4), 0) == "");
+    REQUIRE(gpu.de_memory_F.size() == de.memory_F.size());
+    for (std::size_t k = 0; k < de.memory_F.size(); ++k) {
+      CHECK(gpu.de_memory_F[k] == Approx(de.memory_F[k]).epsilon(1e-9));
+      CHECK(gpu.de_memory_CR[k] == Approx(de.memory_CR[k]).epsilon(1e-9));
+    }
+    CHECK(gpu.de_next_memory == de.next_memory);
+    CHECK(gpu.de_archive.size() == cpu_archive.size());
+  }
+}
+
 // --- the scenarios ---
 
 /// Integer genes, thread per pair (20 genes): uniform crossover and reset, then two-point and creep with
@@ -163,6 +213,63 @@ void real_gene_parity(Run run, std::size_t population, std::size_t wide_populati
   o.crossover.kind = fusedga::crossover_kind::sbx;
   o.mutation.kind = fusedga::mutation_kind::polynomial;
   check_real_parity(run, wide, o, real_parity::exact_genes);  // Rastrigin calls cos
+}
+
+/**
+ * Differential evolution against the serial engine over `generations` generations: DE/rand/1/bin,
+ * current-to-pbest/1 with a full-size archive, SHADE with a small archive (filled early, so rows are
+ * replaced at random) on constrained-quadratic in double and float, SHADE under a static penalty and under
+ * the ε-constrained method (direct launches, re-keyed populations), and SHADE on a 64-gene Rastrigin.
+ * `exact_shade`: SHADE's draws (tan, log, cos) agree bitwise (the emulator's host math).
+ */
+template <class Run>
+void de_parity(Run run, std::size_t population, std::size_t wide_population, int generations, bool exact_shade) {
+  using CQd = fusedga::problems::ConstrainedQuadratic<double>;
+  fusedga::ga_options o;
+  o.population = population;
+  o.generations = generations;
+  o.algorithm = fusedga::algorithm_kind::de;
+  {
+    INFO("rand/1/bin");
+    o.de.strategy = fusedga::de_strategy::rand_1_bin;
+    check_de_parity(run, CQd{}, o, generations, true);
+  }
+  {
+    INFO("current-to-pbest/1");
+    o.de.strategy = fusedga::de_strategy::current_to_pbest_1;
+    check_de_parity(run, CQd{}, o, generations, true);
+  }
+  o.de.strategy = fusedga::de_strategy::shade;
+  o.de.archive = 0.05;
+  {
+    INFO("shade, double");
+    check_de_parity(run, CQd{}, o, generations, exact_shade);
+    check_de_parity(run, CQd{}, o, generations, exact_shade, false);  // direct launches
+  }
+  {
+    INFO("shade, float");
+    check_de_parity(run, fusedga::problems::ConstrainedQuadratic<float>{}, o, generations, exact_shade);
+  }
+  {
+    INFO("shade, penalty");
+    fusedga::ga_options q = o;
+    q.constraints.rule = fusedga::constraint_rule::penalty;
+    q.constraints.penalty_weight = 100;
+    check_de_parity(run, CQd{}, q, generations, exact_shade);
+  }
+  {
+    INFO("shade, epsilon");
+    fusedga::ga_options q = o;
+    q.constraints.rule = fusedga::constraint_rule::epsilon;
+    check_de_parity(run, CQd{}, q, generations, exact_shade);
+  }
+  {
+    INFO("shade, 64-gene Rastrigin");
+    fusedga::problems::Rastrigin<double> wide;
+    wide.dim = 64;
+    o.population = wide_population;
+    check_de_parity(run, wide, o, generations, exact_shade);
+  }
 }
 
 }  // namespace cuda_test

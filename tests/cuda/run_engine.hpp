@@ -2,6 +2,8 @@
 // One GPU-style run of the engine, shared by the real GPU harness
 // (gpu_harness.cu: backend::cuda) and the kernel emulator (emulator/:
 // emulated_cuda), so both tests exercise the same engine calls.
+#include <cstddef>
+
 #include <fusedga/engine/engine.hpp>
 #include <fusedga/engine/options.hpp>
 
@@ -39,6 +41,13 @@ gpu_run<Problem> run_engine(const Problem& p, const fusedga::ga_options& o, int 
   for (const auto g : e.best_genes()) r.best_genes.push_back(static_cast<double>(g));
   r.best_objective = static_cast<double>(e.best_objective());
   r.best_violation = static_cast<double>(e.best_violation());
+  if (o.algorithm == fusedga::algorithm_kind::de) {
+    const auto s = e.executor().download_de();
+    r.de_memory_F = s.memory_F;
+    r.de_memory_CR = s.memory_CR;
+    r.de_next_memory = s.next_memory;
+    r.de_archive.assign(s.archive.begin(), s.archive.begin() + std::ptrdiff_t(s.archive_size) * d);
+  }
   return r;
 }
 

@@ -28,6 +28,10 @@
 
 namespace fusedga::detail {
 
+/// Targets per success-sum entry: every backend sums a generation's successes per this many consecutive
+/// targets in slot order, then the entries in order, so SHADE's memory update is the same everywhere.
+inline constexpr std::size_t kShadeSumTargets = 64;
+
 /// One tile's successful trials (trial strictly better than its target): Σ|Δ|, Σ|Δ|·F, Σ|Δ|·F², Σ|Δ|·CR, count.
 struct de_success_sums {
   double weight = 0;
@@ -61,16 +65,17 @@ struct de_view {
   std::uint32_t archive_size;     ///< rows filled, <= capacity
   const std::uint32_t* best;      ///< slots of the pbest_count best individuals (current-to-pbest)
   std::uint8_t* success;          ///< N flags: 1 where the trial was strictly better (its parent goes to the archive)
-  de_success_sums* tile_success;  ///< one entry per evaluation tile
+  de_success_sums* tile_success;  ///< one entry per kShadeSumTargets targets (an evaluation tile)
 };
 
 /**
  * SHADE's memory update from the generation's success sums (already combined in tile order): when any
  * trial succeeded with a positive finite total weight, M_F[k] = Σ|Δ|F² / Σ|Δ|F (weighted Lehmer mean),
  * M_CR[k] = Σ|Δ|CR / Σ|Δ| (weighted arithmetic mean), and k advances cyclically. Returns whether it updated.
+ * Host and device (the CUDA executor runs it in its SHADE update kernel).
  */
-inline bool shade_update_memory(const de_success_sums& s, double* memory_F, double* memory_CR, int memory,
-                                int& next) {
+FUSEDGA_HD inline bool shade_update_memory(const de_success_sums& s, double* memory_F, double* memory_CR, int memory,
+                                           int& next) {
   if (s.count == 0 || !(s.weight > 0) || !std::isfinite(s.weight) || !(s.weight_F > 0) || !std::isfinite(s.weight_F2))
     return false;
   memory_F[next] = s.weight_F2 / s.weight_F;

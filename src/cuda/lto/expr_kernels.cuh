@@ -1,5 +1,5 @@
 #pragma once
-// The GPU JIT's prebuilt kernels: the engine's four problem-dependent kernel
+// The GPU JIT's prebuilt kernels: the engine's five problem-dependent kernel
 // bodies (kernels.cuh) instantiated for expr_device_problem under extern "C"
 // names (expr_kernel_name), for both senses. Compiled to LTO-IR at build
 // time (src/CMakeLists.txt: -dc -dlto, code=lto_<arch>), embedded in the
@@ -22,6 +22,10 @@
   extern "C" __global__ void fusedga_expr_offspring_long_##suffix(                                                \
       ::fusedga::detail::cuda_kernels::offspring_args<::fusedga::detail::expr_device_problem<Real, S>> a) {        \
     ::fusedga::detail::cuda_kernels::offspring_long(a);                                                             \
+  }                                                                                                                 \
+  extern "C" __global__ void fusedga_expr_de_##suffix(                                                            \
+      ::fusedga::detail::cuda_kernels::de_args<::fusedga::detail::expr_device_problem<Real, S>> a) {               \
+    ::fusedga::detail::cuda_kernels::de_targets(a);                                                                 \
   }
 
 #define FUSEDGA_EXPR_KERNELS_BOTH_SENSES(Real)                      \

@@ -62,6 +62,20 @@ class emulated_runtime {
       cuda_emulation::launch(l.blocks, l.threads, l.shared_bytes,
                              [&] { fusedga::detail::cuda_kernels::offspring_long(a); });
   }
+  void de(const fusedga::detail::cuda_geometry::launch& l, const fusedga::detail::cuda_kernels::de_args<Problem>& a) {
+    cuda_emulation::launch(l.blocks, l.threads, 0, [&] { fusedga::detail::cuda_kernels::de_targets(a); });
+  }
+  template <class G, class F>
+  void de_update(const fusedga::detail::cuda_kernels::de_update_args<G, F>& a) {
+    cuda_emulation::launch(1, fusedga::detail::cuda_geometry::kFinishThreads, 0,
+                           [&] { fusedga::detail::cuda_kernels::de_update(a); });
+  }
+  template <class G, class F>
+  void de_archive(const fusedga::detail::cuda_kernels::de_archive_args<G, F>& a) {
+    const std::size_t genes = a.parents.size * static_cast<std::size_t>(a.parents.dimension);
+    cuda_emulation::launch(fusedga::detail::cuda_geometry::grid_for(genes, 256), 256, 0,
+                           [&] { fusedga::detail::cuda_kernels::de_archive(a); });
+  }
   template <class G, class F>
   void finish(const fusedga::detail::cuda_kernels::finish_args<G, F>& a) {
     cuda_emulation::launch(1, fusedga::detail::cuda_geometry::kFinishThreads, 0,

@@ -80,6 +80,13 @@ T __shfl_down_sync(unsigned mask, T v, unsigned delta) {
   return cuda_emulation::shuffle(mask, v, threadIdx.x % 32 + delta);  // beyond lane 31: v unchanged, as CUDA
 }
 
+/// atomicMax: fibers switch only at barriers, so a plain read-modify-write is atomic here.
+inline unsigned atomicMax(unsigned* address, unsigned v) {
+  const unsigned old = *address;
+  if (v > old) *address = v;
+  return old;
+}
+
 namespace fusedga::detail::cuda_kernels {
 /// kernels.cuh's accessor of the block's dynamic shared memory.
 template <class T>

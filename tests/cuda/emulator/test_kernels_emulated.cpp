@@ -40,6 +40,10 @@ TEST_CASE("real genes - one generation from the same population matches the CPU 
   real_gene_parity(emulated, 2001, 201);
 }
 
+TEST_CASE("differential evolution - trials, survivors, SHADE memories and archive equal the CPU bitwise", "[cuda][de]") {
+  de_parity(emulated, 301, 131, 6, true);
+}
+
 // --- the emulator itself: it must catch what a GPU would get wrong or hang on ---
 
 TEST_CASE("emulator: shuffles and __syncthreads follow CUDA's semantics", "[cuda]") {

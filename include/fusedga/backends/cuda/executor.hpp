@@ -14,6 +14,12 @@
 /// elitism > 8, the single-block finish kernel and an 80-byte copy of the run
 /// state to pinned host memory — captured as one graph per buffer parity: one
 /// graph launch and one synchronization per generation, no other traffic.
+/// With `ga.algorithm: de` a generation is instead the pbest key sort
+/// (current-to-pbest/1, SHADE), the DE kernel (thread per target: trial,
+/// evaluation, one-to-one selection, success sums per 64 targets), the
+/// single-block SHADE update kernel (memories, archive slots), the archive
+/// copy and the finish kernel — the CPU's de_generation step by step, its
+/// adaptive state (memories, archive, counters) resident on the device.
 ///
 /// Runtime requirements (`rt` a Runtime, `crt` a const one):
 ///  - `Runtime(problem, backend)`; `Runtime::memory` (a memory policy, core/population.hpp);
@@ -24,6 +30,7 @@
 ///    `rt.offspring(short_genome, launch, offspring_args)`, `rt.finish(finish_args)`;
 ///  - `rt.sort_scratch_bytes(keys, n)`, `rt.sort_pairs(keys, keys_out, slots, slots_out, n, scratch, bytes)`
 ///    (stable ascending radix sort), `rt.iota(slots, n)`, `rt.plus_survival(plus_args)` ((μ+λ) survival, in place);
+///  - `rt.de(launch, de_args)`, `rt.de_update(de_update_args)`, `rt.de_archive(de_archive_args)` (differential evolution);
 ///  - `rt.run_generation(parity, enqueue)`: runs `enqueue()` (which queues one generation) directly or as a graph.
 
 #include <algorithm>
@@ -41,6 +48,7 @@
 #include "fusedga/engine/evaluate.hpp"
 #include "fusedga/engine/executor.hpp"
 #include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/engine/shade_state.hpp"
 #include "fusedga/engine/tile_summary.hpp"
 
 namespace fusedga::detail {
@@ -69,10 +77,6 @@ class cuda_executor {
   cuda_executor(const Problem& problem, const kernel_params<Problem>& kp, const Bounds<gene>& bounds,
                 const Backend& backend)
       : rt_(problem, backend), kp_(kp), n_(kp.population), elitism_(kp.elitism) {
-    if (kp.algorithm == algorithm_kind::de)
-      throw config_error(
-          "ga.algorithm: de runs on the serial and tbb backends; backend cuda does not have it yet (missing: the DE "
-          "trial kernel, the pbest key sort and the SHADE memory/archive update kernel)");
     const int d = kp.dimension;
     rt_.check_memory(n_, d, {sizeof(gene), sizeof(fitness), sizeof(key)}, elitism_);
     for (int p = 0; p < 2; ++p) {
@@ -87,15 +91,17 @@ class cuda_executor {
     kp_.bounds = {lower_.data(), upper_.data()};
     eval_ = cuda_geometry::evaluation_launch(n_, d, sizeof(gene));
     offspring_ = cuda_geometry::offspring_launch(kp_.pairs(), d, sizeof(gene));
+    de_launch_ = cuda_geometry::de_launch(n_);
     cands_ = cuda_geometry::candidates_per_block(elitism_);
-    const std::size_t blocks = std::max(eval_.blocks, offspring_.blocks);
+    const std::size_t blocks = std::max({eval_.blocks, offspring_.blocks, is_de() ? de_launch_.blocks : 0u});
     totals_ = buffer<tile_totals>(blocks);
     candidates_ = buffer<candidate<key>>(blocks * cands_);
     elites_ = buffer<std::uint32_t>(std::max<std::size_t>(elitism_, 1));
     best_genes_ = buffer<gene>(static_cast<std::size_t>(d));
     state_ = buffer<state_type>(1);
     host_state_ = typename Runtime::template host_buffer<state_type>(1);
-    if (cuda_geometry::elites_by_sort(elitism_)) {
+    // (key, slot) order of all N: the elites when E > kMaxFastElites, DE's pbest candidates
+    if (cuda_geometry::elites_by_sort(elitism_) || (is_de() && kp_.de.uses_pbest())) {
       sort_keys_ = buffer<key>(n_);
       sort_in_ = buffer<std::uint32_t>(n_);
       sort_out_ = buffer<std::uint32_t>(n_);
@@ -104,6 +110,7 @@ class cuda_executor {
       sort_scratch_ = buffer<unsigned char>(sort_scratch_bytes_);
       rt_.iota(sort_in_.data(), n_);
     }
+    if (is_de()) allocate_de(d);
     if (plus()) {  // (μ+λ): the parents' and the children's (key, slot) orders
       for (int k = 0; k < 2; ++k) {
         plus_keys_[k] = buffer<key>(n_);
@@ -228,6 +235,41 @@ class cuda_executor {
     return summarize_current(evaluate);
   }
 
+  /**
+   * Differential evolution's adaptive state (SHADE memories and index, archive and its size) copied to the
+   * host, as the CPU executor's `de()` holds it (the pbest order and success flags are per-generation
+   * scratch, left empty). An empty state unless the run is DE. Synchronizes.
+   */
+  de_state<gene, key> download_de() const {
+    if (!is_de()) return {};
+    rt_.use_device();
+    de_state<gene, key> s(kp_.de, 0, kp_.dimension, 0);
+    const std::size_t d = static_cast<std::size_t>(kp_.dimension);
+    rt_.to_host(s.memory_F.data(), de_memory_F_.data(), s.memory_F.size() * sizeof(double));
+    rt_.to_host(s.memory_CR.data(), de_memory_CR_.data(), s.memory_CR.size() * sizeof(double));
+    rt_.to_host(s.archive.data(), de_archive_.data(), kp_.de.archive_capacity * d * sizeof(gene));
+    cuda_kernels::de_counters c{};
+    rt_.to_host(&c, de_counters_.data(), sizeof c);
+    rt_.synchronize();
+    s.next_memory = c.next_memory;
+    s.archive_size = c.archive_size;
+    return s;
+  }
+
+  /// Replaces the device's DE state by `s` (memories, index, archive; e.g. from a checkpoint). Synchronizes.
+  /// @pre the run is DE and `s` has this run's memory size and archive capacity (de_state(spec, N, d, tiles)).
+  void upload_de(const de_state<gene, key>& s) {
+    if (!is_de()) return;
+    rt_.use_device();
+    const std::size_t d = static_cast<std::size_t>(kp_.dimension);
+    rt_.to_device(de_memory_F_.data(), s.memory_F.data(), s.memory_F.size() * sizeof(double));
+    rt_.to_device(de_memory_CR_.data(), s.memory_CR.data(), s.memory_CR.size() * sizeof(double));
+    rt_.to_device(de_archive_.data(), s.archive.data(), kp_.de.archive_capacity * d * sizeof(gene));
+    *host_de_counters_.data() = {s.archive_size, s.next_memory};
+    rt_.to_device(de_counters_.data(), host_de_counters_.data(), sizeof(cuda_kernels::de_counters));
+    rt_.synchronize();
+  }
+
   Runtime& runtime() { return rt_; }
   const Runtime& runtime() const { return rt_; }
 
@@ -282,11 +324,58 @@ class cuda_executor {
   }
 
   bool plus() const { return kp_.survival == survival_kind::plus; }
+  bool is_de() const { return kp_.algorithm == algorithm_kind::de; }
+  std::uint32_t de_tiles() const { return static_cast<std::uint32_t>((n_ + kShadeSumTargets - 1) / kShadeSumTargets); }
+
+  /// DE's device state: SHADE memories (0.5 each) and counters, archive, success flags and sums, archive slots.
+  void allocate_de(int d) {
+    const de_spec& s = kp_.de;
+    const std::size_t h = static_cast<std::size_t>(s.memory), capacity = std::max<std::uint32_t>(s.archive_capacity, 1);
+    de_memory_F_ = buffer<double>(h);
+    de_memory_CR_ = buffer<double>(h);
+    de_archive_ = buffer<gene>(capacity * static_cast<std::size_t>(d));
+    de_owner_ = buffer<std::uint32_t>(capacity);
+    de_success_ = buffer<std::uint8_t>(n_);
+    de_slot_ = buffer<std::uint32_t>(n_);
+    de_tile_success_ = buffer<de_success_sums>(de_tiles());
+    de_counters_ = buffer<cuda_kernels::de_counters>(1);
+    host_de_counters_ = typename Runtime::template host_buffer<cuda_kernels::de_counters>(1);
+    const de_state<gene, key> start(s, 0, d, 0);
+    upload_de(start);  // synchronizes: `start` may go
+  }
+
+  /// One DE generation from population `parity` into the other (de_kernel, then SHADE's memory update and the
+  /// archive, then the summary): the same sequence as the CPU executor's de_generation.
+  void enqueue_de_step(int parity) {
+    const view_type src = views_[parity];
+    const view_type dst = views_[1 - parity];
+    const de_spec& s = kp_.de;
+    if (s.uses_pbest())
+      rt_.sort_pairs(src.rank_key, sort_keys_.data(), sort_in_.data(), sort_out_.data(), n_, sort_scratch_.data(),
+                     sort_scratch_bytes_);
+    rt_.de(de_launch_, cuda_kernels::de_args<Problem>{kp_, src, dst, state_.data(), de_memory_F_.data(),
+                                                      de_memory_CR_.data(), de_archive_.data(), de_counters_.data(),
+                                                      sort_out_.data(), de_success_.data(), de_tile_success_.data(),
+                                                      cands_, totals_.data(), candidates_.data()});
+    if (s.adaptive() || s.archive_capacity > 0)
+      rt_.de_update(cuda_kernels::de_update_args<gene, fitness>{
+          s, kp_.rng, static_cast<std::uint32_t>(n_), state_.data(), de_tile_success_.data(), de_tiles(),
+          de_memory_F_.data(), de_memory_CR_.data(), de_counters_.data(), de_success_.data(), de_slot_.data(),
+          de_owner_.data()});
+    if (s.archive_capacity > 0)
+      rt_.de_archive(cuda_kernels::de_archive_args<gene, fitness>{src, de_archive_.data(), de_success_.data(),
+                                                                  de_slot_.data(), de_owner_.data()});
+    enqueue_finish(dst, de_launch_.blocks, 0, true);
+  }
 
   /// One generation from population `parity` into the other one (captured into a graph once per parity).
   /// With plus survival: N children into the other buffer, both sorted by key, the surviving children
   /// moved over the worst parents (engine/survival.hpp), and the parents' buffer summarized.
   void enqueue_step(int parity) {
+    if (is_de()) {
+      enqueue_de_step(parity);
+      return;
+    }
     const view_type src = views_[parity];
     const view_type dst = views_[1 - parity];
     rt_.offspring(cuda_geometry::short_genome(kp_.dimension), offspring_,
@@ -339,7 +428,14 @@ class cuda_executor {
   buffer<std::uint32_t> plus_slots_[2], plus_iota_;
   buffer<unsigned char> plus_scratch_;
   std::size_t plus_scratch_bytes_ = 0;
-  cuda_geometry::launch eval_{}, offspring_{};
+  buffer<double> de_memory_F_, de_memory_CR_;  // algorithm de: SHADE memories
+  buffer<gene> de_archive_;
+  buffer<std::uint32_t> de_owner_, de_slot_;
+  buffer<std::uint8_t> de_success_;
+  buffer<de_success_sums> de_tile_success_;
+  buffer<cuda_kernels::de_counters> de_counters_;
+  typename Runtime::template host_buffer<cuda_kernels::de_counters> host_de_counters_;
+  cuda_geometry::launch eval_{}, offspring_{}, de_launch_{};
   int cands_ = 1;
   int cur_ = 0;
   std::vector<gene> host_best_;  // the best-so-far's genes under a dynamic constraint handler (keep_best)

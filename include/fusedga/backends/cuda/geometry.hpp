@@ -44,6 +44,10 @@ inline constexpr int kMaxFastElites = 8;
 /// Threads of the single-block summary kernel.
 inline constexpr int kFinishThreads = 512;
 
+/// Threads per block of the DE kernel (thread per target): a multiple of 64, so each block holds whole
+/// groups of SHADE's success sums (shade_state.hpp: kShadeSumTargets).
+inline constexpr int kDeThreads = 128;
+
 /// One kernel launch.
 struct launch {
   std::uint32_t blocks = 0;
@@ -54,6 +58,14 @@ struct launch {
 };
 
 inline std::uint32_t ceil_div(std::size_t a, std::size_t b) { return static_cast<std::uint32_t>((a + b - 1) / b); }
+
+/// Differential evolution over `n` targets: kDeThreads targets per block, one thread each, rows in global memory.
+inline launch de_launch(std::size_t n) {
+  launch l;
+  l.threads = l.per_block = kDeThreads;
+  l.blocks = ceil_div(n, kDeThreads);
+  return l;
+}
 
 /**
  * Evaluation of `n` individuals of `d` genes of `gene_bytes` each: tiles of

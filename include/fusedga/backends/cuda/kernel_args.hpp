@@ -10,7 +10,9 @@
 #include "fusedga/core/population.hpp"
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/core/rank_key.hpp"
+#include "fusedga/core/rng.hpp"
 #include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/engine/shade_state.hpp"
 #include "fusedga/engine/tile_summary.hpp"
 
 namespace fusedga::detail::cuda_kernels {
@@ -99,6 +101,59 @@ struct plus_args {
   const std::uint32_t* parent_slots;  ///< their slots in that order
   const rank_key_t<F>* child_keys;    ///< the children's keys, ascending
   const std::uint32_t* child_slots;
+};
+
+/// The counters of differential evolution's adaptive state (shade_state.hpp's de_state) on the device, where
+/// de_update_kernel advances them inside the generation's graph.
+struct de_counters {
+  std::uint32_t archive_size;  ///< archive rows in use, <= capacity
+  int next_memory;             ///< k: the SHADE memory entry the next update writes
+};
+
+/// Arguments of de_kernel (see de_targets): one DE generation from `src` into `dst`.
+template <class Problem>
+struct de_args {
+  kernel_params<Problem> kp;
+  view_of<Problem> src;  ///< targets (generation g)
+  view_of<Problem> dst;  ///< survivors (generation g + 1)
+  const run_state<key_of<Problem>, fitness_t<Problem>>* state;
+  const double* memory_F;           ///< H entries
+  const double* memory_CR;          ///< H entries
+  const gene_t<Problem>* archive;   ///< capacity rows of d genes, counters->archive_size in use
+  const de_counters* counters;
+  const std::uint32_t* pbest;       ///< src's slots by (key, slot), best first (current-to-pbest; else unused)
+  std::uint8_t* success;            ///< N flags: trial strictly better than its target
+  de_success_sums* tile_success;    ///< one per kShadeSumTargets targets
+  int cands;
+  tile_totals* totals;
+  candidate<key_of<Problem>>* best;
+};
+
+/// Arguments of de_update_kernel (see de_update): SHADE's memory update and the archive slots of a generation.
+template <class G, class F>
+struct de_update_args {
+  de_spec spec;
+  counter_rng rng;
+  std::uint32_t population;
+  const run_state<rank_key_t<F>, F>* state;  ///< its generation: the one the DE kernel just produced
+  const de_success_sums* tile_success;
+  std::uint32_t tiles;
+  double* memory_F;
+  double* memory_CR;
+  de_counters* counters;
+  const std::uint8_t* success;
+  std::uint32_t* archive_slot;  ///< N: the archive row each successful target's parent goes to
+  std::uint32_t* owner;         ///< capacity: 1 + the last target that writes the row (0: none)
+};
+
+/// Arguments of de_archive_kernel (see de_archive): the successful parents' rows into the archive.
+template <class G, class F>
+struct de_archive_args {
+  population_view<G, F> parents;
+  G* archive;
+  const std::uint8_t* success;
+  const std::uint32_t* archive_slot;
+  const std::uint32_t* owner;
 };
 
 }  // namespace fusedga::detail::cuda_kernels

@@ -6,7 +6,7 @@
 namespace fusedga::detail::cuda_kernels {
 
 /**
- * The four problem-dependent kernels of a run as launch handles for
+ * The five problem-dependent kernels of a run as launch handles for
  * cudaLaunchKernel (each takes its args struct of kernels.cuh by value): a
  * `__global__` function's address, or a `cudaKernel_t` from a library loaded
  * at run time (the GPU JIT), cast to `const void*`.
@@ -16,6 +16,7 @@ struct kernel_set {
   const void* evaluate;         ///< evaluate_args
   const void* offspring_short;  ///< offspring_args
   const void* offspring_long;   ///< offspring_args
+  const void* de;               ///< de_args (null where the run's module lacks it: integer genes, a GA JIT image)
 };
 
 }  // namespace fusedga::detail::cuda_kernels

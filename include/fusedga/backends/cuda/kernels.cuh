@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #if defined(FUSEDGA_KERNEL_EMULATION)
 #include "kernel_emulation.hpp"  // tests/cuda/emulator: the CUDA built-ins on the host, for the kernels' CPU tests
@@ -21,9 +22,12 @@
 #include "fusedga/backends/cuda/kernel_set.hpp"
 #include "fusedga/backends/cuda/pair_ops.hpp"
 #include "fusedga/core/population.hpp"
+#include "fusedga/core/rng.hpp"
+#include "fusedga/engine/de_trial.hpp"
 #include "fusedga/engine/evaluate.hpp"
 #include "fusedga/engine/initial_genes.hpp"
 #include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/engine/shade_state.hpp"
 #include "fusedga/engine/survival.hpp"
 #include "fusedga/engine/tile_summary.hpp"
 
@@ -369,6 +373,90 @@ __device__ __forceinline__ void offspring_long(const offspring_args<Problem>& a)
   block_best(mine, a.cands, a.best + static_cast<std::size_t>(blockIdx.x) * a.cands);
 }
 
+/**
+ * Differential evolution, thread per target i (kDeThreads per block), as the CPU's de_tile: the trial
+ * (de_trial.hpp: the same draws, mutant, crossover and repair) built in row i of dst and evaluated there,
+ * then one-to-one survivor selection — the trial stays when its key is not worse than the target's, else
+ * the target is copied back. Writes the success flags, SHADE's success sums per kShadeSumTargets targets
+ * (one thread each, in slot order: the CPU's order, so the memory update is bitwise the CPU's), the
+ * block's totals and its best candidate. Integer genes: nothing (validate rejects DE for them).
+ */
+template <class Problem>
+__device__ __forceinline__ void de_targets(const de_args<Problem>& a) {
+  using G = gene_t<Problem>;
+  using F = fitness_t<Problem>;
+  using K = rank_key_t<F>;
+  if constexpr (std::is_floating_point_v<G>) {
+    constexpr int T = cuda_geometry::kDeThreads;
+    static_assert(T % kShadeSumTargets == 0, "whole success-sum groups per block");
+    __shared__ double weight[T], scale[T], rate[T];
+    __shared__ unsigned char succeeded[T];
+    const kernel_params<Problem>& kp = a.kp;
+    const view_of<Problem>& src = a.src;
+    const view_of<Problem>& dst = a.dst;
+    const std::uint32_t generation = a.state->generation;
+    const std::size_t n = src.size;
+    const std::size_t d = static_cast<std::size_t>(kp.dimension);
+    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    double sum = 0;
+    std::uint32_t feasible = 0, nan = 0;
+    candidate<K> mine[1] = {worst_candidate<K>()};
+    unsigned char better = 0;
+    double delta = 0, Fi = 0, CRi = 0;
+    if (i < n) {
+      const de_view<G> view{a.memory_F,     a.memory_CR, a.archive, a.counters->archive_size, a.pbest, a.success,
+                            a.tile_success};
+      const std::uint32_t target = static_cast<std::uint32_t>(i);
+      const de_donors<G> m = de_draw(kp, view, src.genes, target, generation);
+      G* trial = dst.genes + i * d;
+      de_trial(kp, m, src.genes + i * d, target, generation, trial);
+      F obj, vio;
+      K key;
+      evaluate_one<1>(kp, static_cast<const G*>(trial), obj, vio, key);
+      if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
+      const K parent_key = src.rank_key[i];
+      better = key < parent_key ? 1 : 0;
+      a.success[i] = better;
+      if (better) {
+        delta = de_improvement(src.objective[i], src.violation[i], obj, vio, sense_of<Problem>(), kp.rule,
+                               kp.penalty_weight);
+        Fi = m.F;
+        CRi = m.CR;
+      }
+      if (!(key <= parent_key)) {  // the target survives
+        for (std::size_t j = 0; j < d; ++j) trial[j] = src.genes[i * d + j];
+        obj = src.objective[i];
+        vio = src.violation[i];
+        key = parent_key;
+      }
+      dst.objective[i] = obj;
+      dst.violation[i] = vio;
+      dst.rank_key[i] = key;
+      const bool nan_key = is_nan_key(key);
+      sum = nan_key ? 0.0 : static_cast<double>(obj);
+      feasible = !nan_key && vio == F(0) ? 1u : 0u;
+      nan = nan_key ? 1u : 0u;
+      mine[0] = {key, target};
+    }
+    weight[threadIdx.x] = delta;
+    scale[threadIdx.x] = Fi;
+    rate[threadIdx.x] = CRi;
+    succeeded[threadIdx.x] = better;
+    __syncthreads();
+    if (threadIdx.x % kShadeSumTargets == 0 && i < n) {
+      de_success_sums s;
+      for (unsigned k = threadIdx.x; k < threadIdx.x + kShadeSumTargets && blockIdx.x * blockDim.x + k < n; ++k)
+        if (succeeded[k]) s.add(weight[k], scale[k], rate[k]);
+      a.tile_success[i / kShadeSumTargets] = s;
+    }
+    sum = block_sum(sum);
+    feasible = block_sum(feasible);
+    nan = block_sum(nan);
+    if (threadIdx.x == 0) a.totals[blockIdx.x] = {sum, feasible, nan};
+    block_best(mine, a.cands, a.best + static_cast<std::size_t>(blockIdx.x) * a.cands);
+  }
+}
+
 // The problem-dependent kernels: one-line wrappers, so that the GPU JIT's
 // prebuilt kernels (src/cuda/expr_kernels.cuh) run the same bodies under
 // extern "C" names.
@@ -381,6 +469,17 @@ template <class Problem>
 __global__ void offspring_short_kernel(offspring_args<Problem> a) { offspring_short(a); }
 template <class Problem>
 __global__ void offspring_long_kernel(offspring_args<Problem> a) { offspring_long(a); }
+template <class Problem>
+__global__ void de_kernel(de_args<Problem> a) { de_targets(a); }
+
+/// The DE kernel's launch handle: null for integer genes (differential evolution varies real genes only).
+template <class Problem>
+const void* de_kernel_handle() {
+  if constexpr (std::is_floating_point_v<gene_t<Problem>>)
+    return reinterpret_cast<const void*>(&de_kernel<Problem>);
+  else
+    return nullptr;
+}
 
 /**
  * Where the engine takes a problem's kernels from: the template kernels
@@ -394,7 +493,7 @@ struct kernel_source {
     return {reinterpret_cast<const void*>(&init_genes_kernel<Problem>),
             reinterpret_cast<const void*>(&evaluate_kernel<Problem>),
             reinterpret_cast<const void*>(&offspring_short_kernel<Problem>),
-            reinterpret_cast<const void*>(&offspring_long_kernel<Problem>)};
+            reinterpret_cast<const void*>(&offspring_long_kernel<Problem>), de_kernel_handle<Problem>()};
   }
 };
 
@@ -518,6 +617,84 @@ __device__ __forceinline__ void plus_survival(const plus_args<G, F>& a) {
 /// The in-place (μ+λ) survival kernel of a generation with survival plus.
 template <class G, class F>
 __global__ void plus_survival_kernel(plus_args<G, F> a) { plus_survival(a); }
+
+/**
+ * Single block, after a DE generation (shade_state.hpp's de_state::after_pass, on the device): thread 0
+ * combines the success sums in order and updates SHADE's memories (shade_update_memory); then the
+ * successful targets, in slot order (a block-wide scan per chunk of blockDim.x targets), get their
+ * parent's archive row — appended while there is room, else a row drawn from stream::de_archive — and
+ * each row's last writer is recorded in `owner` (atomicMax), so de_archive copies what the CPU's
+ * sequential loop leaves there.
+ */
+template <class G, class F>
+__device__ __forceinline__ void de_update(const de_update_args<G, F>& a) {
+  constexpr int T = cuda_geometry::kFinishThreads;
+  __shared__ std::uint32_t scan[T];
+  __shared__ std::uint32_t base;
+  const unsigned t = threadIdx.x;
+  if (t == 0) {
+    if (a.spec.adaptive()) {
+      de_success_sums all;
+      for (std::uint32_t k = 0; k < a.tiles; ++k) all.add(a.tile_success[k]);
+      int next = a.counters->next_memory;
+      shade_update_memory(all, a.memory_F, a.memory_CR, a.spec.memory, next);
+      a.counters->next_memory = next;
+    }
+    base = a.counters->archive_size;
+  }
+  const std::uint32_t capacity = a.spec.archive_capacity;
+  if (capacity == 0) return;  // uniform over the block
+  for (std::uint32_t k = t; k < capacity; k += blockDim.x) a.owner[k] = 0;
+  __syncthreads();
+  const std::uint32_t generation = a.state->generation;
+  const std::uint32_t n = a.population;
+  for (std::uint32_t first = 0; first < n; first += blockDim.x) {
+    const std::uint32_t i = first + t;
+    const std::uint32_t flag = i < n && a.success[i] ? 1u : 0u;
+    scan[t] = flag;
+    __syncthreads();
+    for (unsigned offset = 1; offset < blockDim.x; offset <<= 1) {  // inclusive scan (Hillis & Steele)
+      const std::uint32_t v = t >= offset ? scan[t - offset] : 0u;
+      __syncthreads();
+      scan[t] += v;
+      __syncthreads();
+    }
+    if (flag) {
+      const std::uint32_t position = base + scan[t] - 1;
+      const std::uint32_t slot =
+          position < capacity ? position : below(a.rng(i, generation, stream::de_archive, 0).v[0], capacity);
+      a.archive_slot[i] = slot;
+      atomicMax(a.owner + slot, i + 1);
+    }
+    __syncthreads();
+    if (t == blockDim.x - 1) base += scan[t];
+    __syncthreads();
+  }
+  if (t == 0) a.counters->archive_size = base < capacity ? base : capacity;
+}
+
+/// The single-block SHADE memory and archive-slot kernel of a DE generation (de_update).
+template <class G, class F>
+__global__ void de_update_kernel(de_update_args<G, F> a) { de_update(a); }
+
+/// Copies each archive row's last writer (de_update's `owner`) from the parents: thread per gene.
+template <class G, class F>
+__device__ __forceinline__ void de_archive(const de_archive_args<G, F>& a) {
+  const std::size_t n = a.parents.size;
+  const std::size_t d = static_cast<std::size_t>(a.parents.dimension);
+  for (std::size_t e = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; e < n * d;
+       e += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const std::size_t i = e / d;
+    if (!a.success[i]) continue;
+    const std::size_t slot = a.archive_slot[i];
+    if (a.owner[slot] != i + 1) continue;
+    a.archive[slot * d + (e - i * d)] = a.parents.genes[e];
+  }
+}
+
+/// The archive kernel of a DE generation (de_archive).
+template <class G, class F>
+__global__ void de_archive_kernel(de_archive_args<G, F> a) { de_archive(a); }
 
 /// slots[i] = i for i < n (the values of the elite sort, E > kMaxFastElites).
 template <class Slot>

@@ -82,6 +82,22 @@ class cuda_runtime {
   void offspring(bool short_genome, const cuda_geometry::launch& l, const cuda_kernels::offspring_args<Problem>& a) {
     launch(short_genome ? kernels_.offspring_short : kernels_.offspring_long, l.blocks, l.threads, l.shared_bytes, a);
   }
+  /// @throws error when the run's kernel set has no DE kernel (integer genes; validate rejects those first).
+  void de(const cuda_geometry::launch& l, const cuda_kernels::de_args<Problem>& a) {
+    if (!kernels_.de) throw error("backend cuda: this run's kernels have no differential-evolution kernel");
+    launch(kernels_.de, l.blocks, l.threads, 0, a);
+  }
+  template <class G, class F>
+  void de_update(const cuda_kernels::de_update_args<G, F>& a) {
+    cuda_kernels::de_update_kernel<G, F><<<1, cuda_geometry::kFinishThreads, 0, stream()>>>(a);
+    FUSEDGA_CUDA_TRY(cudaGetLastError());
+  }
+  template <class G, class F>
+  void de_archive(const cuda_kernels::de_archive_args<G, F>& a) {
+    const std::size_t genes = a.parents.size * static_cast<std::size_t>(a.parents.dimension);
+    cuda_kernels::de_archive_kernel<G, F><<<cuda_geometry::grid_for(genes, 256), 256, 0, stream()>>>(a);
+    FUSEDGA_CUDA_TRY(cudaGetLastError());
+  }
   template <class G, class F>
   void finish(const cuda_kernels::finish_args<G, F>& a) {
     cuda_kernels::finish_generation_kernel<G, F><<<1, cuda_geometry::kFinishThreads, 0, stream()>>>(a);
