@@ -1,14 +1,13 @@
 // ga-run and the CPU JIT, end to end (issue 16, items 7, 9 and 13): concurrent
 // compiles into one cache, Ctrl-C during a compile, and the size bound of
 // engine: auto.
-#include <catch2/catch.hpp>
-
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -35,7 +34,9 @@ std::string many_constraints(int n, const std::string& engine) {
       << "]) <= " << i % 5 + 1 << "\"";
   return "problem:\n  name: expr/many-constraints\n  sense: minimize\n"
          "  variables: {x: {size: 50, bounds: [-2, 2]}}\n  objective: \"sum(i=0:49, x[i]^2)\"\n"
-         "  constraints: [" + c.str() + "]\n  engine: " + engine + "\n"
+         "  constraints: [" +
+         c.str() + "]\n  engine: " + engine +
+         "\n"
          "ga: {population: 64, generations: 2, seed: 1}\nbackend: tbb\nthreads: 1\n";
 }
 
@@ -67,8 +68,9 @@ TEST_CASE("ga-run: concurrent compiles of one expression publish one object matc
   std::string cmd;
   for (int i = 0; i < 4; ++i)
     cmd += "(XDG_CACHE_HOME=" + cache + " " + FUSEDGA_GA_RUN + " " + quadratic +
-           " -q --set ga.generations=1 --set ga.population=64 --backend tbb > " + (dir / ("out" + std::to_string(i))).string() +
-           " 2>&1; echo $? > " + (dir / ("rc" + std::to_string(i))).string() + ") & ";
+           " -q --set ga.generations=1 --set ga.population=64 --backend tbb > " +
+           (dir / ("out" + std::to_string(i))).string() + " 2>&1; echo $? > " +
+           (dir / ("rc" + std::to_string(i))).string() + ") & ";
   cmd += "wait";
   REQUIRE(std::system(cmd.c_str()) == 0);
   for (int i = 0; i < 4; ++i) {
@@ -77,7 +79,10 @@ TEST_CASE("ga-run: concurrent compiles of one expression publish one object matc
   }
   std::vector<fs::path> objects, digests, others;
   for (const auto& e : fs::directory_iterator(fs::path(cache) / "fusedga"))
-    (e.path().extension() == ".so" ? objects : e.path().extension() == ".sha256" ? digests : others).push_back(e.path());
+    (e.path().extension() == ".so"       ? objects
+     : e.path().extension() == ".sha256" ? digests
+                                         : others)
+        .push_back(e.path());
   REQUIRE(objects.size() == 1);
   REQUIRE(digests.size() == 1);
   CHECK(others.empty());  // no compile temporaries left
@@ -85,7 +90,8 @@ TEST_CASE("ga-run: concurrent compiles of one expression publish one object matc
   CHECK(slurp(digests[0]) == fusedga::expr::detail::sha256_hex(bytes) + "\n");
   CHECK(bytes.find(".tmp-") == std::string::npos);
   // The next run loads it: the file is not replaced.
-  struct stat before {}, after {};
+  struct stat before {
+  }, after{};
   REQUIRE(::stat(objects[0].c_str(), &before) == 0);
   const outcome again = ga_run(dir, quadratic + " -q --set ga.generations=1 --backend tbb", "XDG_CACHE_HOME=" + cache);
   CHECK(again.exit_code == 0);
