@@ -8,7 +8,8 @@
 namespace fusedga::apps {
 
 /// Runs `body()` and returns its exit code; usage/config errors (an
-/// unavailable backend and malformed expressions included) exit 2, any other failure 1, each with a one-line message.
+/// unavailable backend and malformed expressions included) exit 2, an interruption (fusedga::interrupted) 130,
+/// any other failure 1, each with a one-line message.
 template <class Body>
 int guarded_main(const char* app, Body&& body) {
   try {
@@ -22,6 +23,9 @@ int guarded_main(const char* app, Body&& body) {
   } catch (const expression_error& e) {  // a malformed expression problem is a config error
     std::fprintf(stderr, "%s: %s\n", app, e.what());
     return 2;
+  } catch (const interrupted& e) {  // Ctrl-C before the run began (during a JIT compile): the shell's 128 + SIGINT
+    std::fprintf(stderr, "%s: %s; nothing was run or written\n", app, e.what());
+    return 130;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: error: %s\n", app, e.what());
     return 1;

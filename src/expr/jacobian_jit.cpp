@@ -23,18 +23,19 @@ namespace fusedga::expr {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-using module_ptr = std::shared_ptr<void>;
+using detail::module_ptr;
 template <class Real>
 using entry_point = void (*)(const Real*, Real*, Real*);
 
 constexpr const char* kEntry = "fusedga_jacobian_evaluate";
 constexpr const char* kKeyEntry = "fusedga_jacobian_key";
 
-module_ptr load(const std::string& path, const std::string& key) {
-  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) return nullptr;
-  module_ptr module(handle, [](void* h) { ::dlclose(h); });
-  const auto recorded = reinterpret_cast<const char* (*)()>(::dlsym(handle, kKeyEntry));
+/// The module of `bytes` (checked against the cache's digest, or just compiled), loaded from a memfd; null
+/// when it cannot be loaded or reports another key.
+module_ptr load(const std::string& bytes, const std::string& key) {
+  module_ptr module = detail::dlopen_bytes(bytes, nullptr);
+  if (!module) return nullptr;
+  const auto recorded = reinterpret_cast<const char* (*)()>(::dlsym(module.get(), kKeyEntry));
   if (!recorded || key != recorded()) return nullptr;
   return module;
 }
@@ -76,9 +77,13 @@ std::unique_ptr<jacobian_evaluator<Real>> jacobian_jit_compile(const jacobian_ta
   const std::string object = dir + "/" + key + ".so";
   jit_stats s;
   s.object_path = object;
+  const detail::notice_function notice = [&](const std::string& line) {
+    s.notices.push_back(line);
+    if (options.on_notice) options.on_notice(line);
+  };
   module_ptr module;
-  if (detail::file_exists(object) && detail::digest_recorded(dir + "/" + key + ".sha256", detail::sha256_file(object)))
-    module = load(object, key);
+  if (const auto cached = detail::verified_entry(object, dir + "/" + key + ".sha256", key, "Jacobian JIT", notice))
+    module = load(*cached, key);
   s.cache_hit = module != nullptr;
   if (!module) {
     const auto tc = clock_type::now();
@@ -86,9 +91,10 @@ std::unique_ptr<jacobian_evaluator<Real>> jacobian_jit_compile(const jacobian_ta
     std::istringstream flags(options.flags);
     for (std::string f; flags >> f;) args.push_back(f);
     args.push_back("-DFUSEDGA_JIT_KEY=\"" + key + "\"");
-    detail::compile_object("Jacobian JIT", "Jacobian", compiler, args, {"-lm"}, source, object);
+    const std::string bytes = detail::compile_object("Jacobian JIT", "Jacobian", compiler, args, {"-lm"}, source,
+                                                     object, options.interrupt, notice);
     s.compile_seconds = std::chrono::duration<double>(clock_type::now() - tc).count();
-    module = load(object, key);
+    module = load(bytes, key);
     if (!module) throw error("Jacobian JIT: cannot load the compiled object " + object);
   }
   const auto entry = reinterpret_cast<entry_point<Real>>(::dlsym(module.get(), kEntry));

@@ -3,6 +3,7 @@
 #include "fusedga/expr/jit.hpp"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,8 +42,6 @@ std::vector<std::string> split_words(const std::string& text) {
   return out;
 }
 
-using detail::file_exists;
-
 std::vector<std::string> include_dirs(const jit_options& options) {
   return options.include_dirs.empty() ? detail::default_include_dirs() : options.include_dirs;
 }
@@ -54,6 +53,7 @@ std::string compiler_identity(const std::string& compiler) {
   const std::lock_guard<std::mutex> lock(mutex);
   if (const auto it = known.find(compiler); it != known.end()) return it->second;
   const detail::process_result r = detail::run_process({compiler, "--version"});
+  if (r.term_signal == SIGINT) throw interrupted("JIT: interrupted while asking " + compiler + " for its version");
   if (r.exit_code != 0) throw error("JIT: " + compiler + " --version failed:\n" + r.output);
   return known[compiler] = r.output;
 }
@@ -73,17 +73,19 @@ std::string cpu_identity() {
   return identity;
 }
 
-/// A loaded module; dlclose'd with the last evaluator that uses it.
-using module_ptr = std::shared_ptr<void>;
+using detail::module_ptr;
 
-/// dlopen + the ABI version and key checks; null (module closed) on any mismatch.
-module_ptr load_module(const std::string& path, const std::string& key) {
-  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) return nullptr;
-  module_ptr module(handle, [](void* h) { ::dlclose(h); });
-  const auto version = reinterpret_cast<int (*)()>(::dlsym(handle, "fusedga_jit_abi_version"));
-  const auto recorded = reinterpret_cast<const char* (*)()>(::dlsym(handle, "fusedga_jit_key"));
-  if (!version || !recorded || version() != FUSEDGA_JIT_ABI_VERSION || key != recorded()) return nullptr;
+/// The module of `bytes` (already checked against the cache's digest, or just compiled): loaded from a memfd,
+/// then its ABI version and key checked; null with the reason in `why` on any mismatch.
+module_ptr load_module(const std::string& bytes, const std::string& key, std::string* why) {
+  module_ptr module = detail::dlopen_bytes(bytes, why);
+  if (!module) return nullptr;
+  const auto version = reinterpret_cast<int (*)()>(::dlsym(module.get(), "fusedga_jit_abi_version"));
+  const auto recorded = reinterpret_cast<const char* (*)()>(::dlsym(module.get(), "fusedga_jit_key"));
+  if (!version || !recorded || version() != FUSEDGA_JIT_ABI_VERSION || key != recorded()) {
+    if (why) *why = "its ABI version or key does not match";
+    return nullptr;
+  }
   return module;
 }
 
@@ -106,6 +108,8 @@ class jit_evaluator final : public evaluator<Real> {
 };
 
 }  // namespace
+
+std::size_t jit_size(const program& p) { return p.nodes.size(); }
 
 std::string find_compiler(const jit_options& options, std::string* why) {
   std::string name = options.compiler;
@@ -148,24 +152,26 @@ std::unique_ptr<evaluator<Real>> jit_compile(const program& p, const jit_options
   const std::string object = dir + "/" + key + ".so";
   jit_stats s;
   s.object_path = object;
+  const detail::notice_function notice = [&](const std::string& line) {
+    s.notices.push_back(line);
+    if (options.on_notice) options.on_notice(line);
+  };
 
   module_ptr module;
-  if (file_exists(object) && detail::digest_recorded(dir + "/" + key + ".sha256", detail::sha256_file(object)))
-    module = load_module(object, key);
+  std::string load_failure;
+  if (const auto cached = detail::verified_entry(object, dir + "/" + key + ".sha256", key, "JIT", notice))
+    module = load_module(*cached, key, &load_failure);
   s.cache_hit = module != nullptr;
   if (!module) {
     const auto tc = clock_type::now();
     std::vector<std::string> args = split_words(options.flags);
     for (const std::string& dir : includes) args.push_back("-I" + dir);
     args.push_back("-DFUSEDGA_JIT_KEY=\"" + key + "\"");  // an argv element: no shell quoting involved
-    detail::compile_object("JIT", "problem", compiler, args, {"-lmvec", "-lm"}, source, object);
+    const std::string bytes = detail::compile_object("JIT", "problem", compiler, args, {"-lmvec", "-lm"}, source,
+                                                     object, options.interrupt, notice);
     s.compile_seconds = seconds_since(tc);
-    module = load_module(object, key);
-    if (!module) {
-      const char* reason = ::dlerror();
-      throw error("JIT: cannot load the compiled object " + object + ": " +
-                  (reason ? reason : "its ABI version or key does not match"));
-    }
+    module = load_module(bytes, key, &load_failure);
+    if (!module) throw error("JIT: cannot load the compiled object " + object + ": " + load_failure);
   }
   const auto entry = reinterpret_cast<entry_point<Real>>(::dlsym(module.get(), "fusedga_jit_evaluate"));
   if (!entry) throw error("JIT: " + object + " has no fusedga_jit_evaluate");

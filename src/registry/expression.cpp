@@ -45,13 +45,23 @@ expression_plan plan_expression(const run_config& cfg) {
     return {expression_engine::interpreter, "interpreter (requested)"};
   std::string why;
   const std::string compiler = expr::find_compiler({}, &why);
+  // JIT compile time grows faster than linearly with the problem's size (issue 16, item 7): auto bounds it.
+  const std::size_t size = expr::jit_size(*cfg.problem.expression);
+  const bool large = size > expr::jit_auto_size_limit;
+  const std::string size_text = std::to_string(size) + " expression nodes, over the JIT's auto limit of " +
+                                std::to_string(expr::jit_auto_size_limit);
   if (cfg.problem.engine == expression_engine::jit) {
     if (compiler.empty())
       throw config_error(cfg.source + ": problem.engine: jit requested, but no C++ compiler is usable: " + why);
-    return {expression_engine::jit, "jit (requested), compiler " + compiler};
+    return {expression_engine::jit, "jit (requested), compiler " + compiler +
+                                        (large ? "; " + size_text + ": the compile may take minutes" : "")};
   }
   if (compiler.empty())
     return {expression_engine::interpreter, "interpreter (auto: no usable C++ compiler: " + why + ")"};
+  if (large)
+    return {expression_engine::interpreter,
+            "interpreter (auto: " + size_text + ", whose compile time grows faster than linearly; problem.engine: " +
+                "jit compiles it anyway)"};
   return {expression_engine::jit, "jit (auto: C++ compiler " + compiler + " found)"};
 }
 
@@ -80,13 +90,22 @@ Result run_expression(const run_config& cfg, const run_hooks& hooks, int& thread
 #if defined(FUSEDGA_WITH_CUDA)
   if (plan.gpu) return run_expression_gpu<Real>(cfg, hooks, threads);
 #endif
-  // One line when auto falls back; choosing the JIT is the normal case and says nothing (--explain shows it).
+  // One line when auto falls back, or when an explicit jit is over the size limit; choosing the JIT is the
+  // normal case and says nothing (--explain shows it).
   if (cfg.problem.engine == expression_engine::automatic && plan.engine == expression_engine::interpreter &&
       hooks.on_notice)
     hooks.on_notice("problem.engine: using the " + plan.reason);
+  if (cfg.problem.engine == expression_engine::jit && expr::jit_size(p) > expr::jit_auto_size_limit &&
+      hooks.on_notice)
+    hooks.on_notice("problem.engine: " + plan.reason);
+  expr::jit_options jit;
+  jit.interrupt = hooks.interrupt;  // Ctrl-C stops the compiler: fusedga::interrupted, never a fallback
+  jit.on_notice = hooks.on_notice;
   std::shared_ptr<evaluators<Real>> e;
   try {
-    e = build_evaluators<Real>(p, plan);
+    e = build_evaluators<Real>(p, plan, jit);
+  } catch (const interrupted&) {
+    throw;
   } catch (const error& failure) {
     // auto promises a run: a JIT that cannot compile or cache (no $HOME, a read-only cache, a broken compiler)
     // falls back to the interpreter, said in one line. engine: jit keeps the error.
@@ -94,11 +113,14 @@ Result run_expression(const run_config& cfg, const run_hooks& hooks, int& thread
     if (hooks.on_notice)
       hooks.on_notice(std::string("problem.engine: using the interpreter (auto: the JIT failed: ") + failure.what() +
                       ")");
-    e = build_evaluators<Real>(p, {expression_engine::interpreter, "interpreter", false});
+    e = build_evaluators<Real>(p, {expression_engine::interpreter, "interpreter", false}, jit);
   }
   if (cfg.ga.constraints.gradient_repair.rate > 0 && p.inequality_count() + p.equality_count() > 0) {
     try {
-      add_jacobian<Real>(*e, p, e->jit ? plan : expression_plan{expression_engine::interpreter, "interpreter", false});
+      add_jacobian<Real>(*e, p, e->jit ? plan : expression_plan{expression_engine::interpreter, "interpreter", false},
+                         jit);
+    } catch (const interrupted&) {
+      throw;
     } catch (const error& failure) {
       if (!e->jit) throw;  // the symbolic Jacobian itself failed: nothing to fall back to
       if (hooks.on_notice)

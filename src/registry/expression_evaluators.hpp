@@ -29,21 +29,23 @@ struct evaluators {
   const expr::evaluator<Real>& engine() const { return jit ? *jit : *interpreter; }
 };
 
-/// The evaluators `plan` asks for (the CPU JIT compiles here: seconds cold, milliseconds from its cache).
+/// The evaluators `plan` asks for (the CPU JIT compiles here with `jit`: seconds cold, milliseconds from its cache).
 template <class Real>
-std::shared_ptr<evaluators<Real>> build_evaluators(const expr::program& p, const expression_plan& plan) {
+std::shared_ptr<evaluators<Real>> build_evaluators(const expr::program& p, const expression_plan& plan,
+                                                   const expr::jit_options& jit = {}) {
   auto e = std::make_shared<evaluators<Real>>();
   e->interpreter = expr::make_interpreter<Real>(p);
-  if (plan.engine == expression_engine::jit) e->jit = expr::jit_compile<Real>(p);
+  if (plan.engine == expression_engine::jit) e->jit = expr::jit_compile<Real>(p, jit);
   return e;
 }
 
 /// Adds the constraint Jacobian (symbolic, derivative.hpp) to `e`, through the CPU JIT when `plan` uses it.
 /// @throws fusedga::error when the constraints are too large to differentiate symbolically.
 template <class Real>
-void add_jacobian(evaluators<Real>& e, const expr::program& p, const expression_plan& plan) {
+void add_jacobian(evaluators<Real>& e, const expr::program& p, const expression_plan& plan,
+                  const expr::jit_options& jit = {}) {
   const expr::jacobian_tape tape = expr::build_jacobian(p);
-  e.jacobian = plan.engine == expression_engine::jit ? expr::jacobian_jit_compile<Real>(tape)
+  e.jacobian = plan.engine == expression_engine::jit ? expr::jacobian_jit_compile<Real>(tape, jit)
                                                       : expr::make_jacobian_interpreter<Real>(tape);
 }
 

@@ -50,4 +50,10 @@ class expression_error : public error {
   using error::error;
 };
 
+/// The user interrupted a long step before the run began (Ctrl-C during a JIT compile); apps exit 130.
+class interrupted : public error {
+ public:
+  using error::error;
+};
+
 }  // namespace fusedga
