@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <istream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -111,7 +112,7 @@ solve_state read_solve_state(checkpoint_reader& in, Key& best_key, Result& r, st
 
 template <class Problem, class Backend>
 Result solve_run(const Problem& problem, const ga_options& options, const Backend& backend,
-                 checkpoint_reader* resume) {
+                 std::istream* resume_stream, const std::string& resume_source) {
   using fitness = fitness_t<Problem>;
   using gene = gene_t<Problem>;
   const auto start = std::chrono::steady_clock::now();
@@ -133,6 +134,9 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
   solve_state st;  // generations, evaluations, improved_at, have_best: over the whole run
 
   const checkpoint_options& ck = options.checkpoint;
+  // An object, not a pointer that may be null: GCC's -Wnonnull then sees no null `this` in the resume path.
+  std::optional<checkpoint_reader> resume;
+  if (resume_stream) resume.emplace(*resume_stream, resume_source);
   checkpoint_header header;
   if (ck.write || resume) {
     const Bounds<gene> bounds = problem.bounds();
@@ -226,7 +230,7 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
       return ck.write && ((ck.every_generations > 0 && e.generation() > 0 && st.generations % ck.every_generations == 0) ||
                           (ck.every_seconds > 0 && elapsed() - last_checkpoint_s >= ck.every_seconds));
     };
-    if (resume && resuming) {  // (resume tested here too: GCC cannot tell that resuming implies it)
+    if (resuming) {
       e.load(*resume);
       if (!resume->at_end()) resume->fail("has records after the run state (another format version?)");
     } else {
@@ -300,7 +304,7 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
  */
 template <class Problem, class Backend = backend::tbb>
 Result solve(const Problem& problem, const ga_options& options, const Backend& backend = Backend{}) {
-  return detail::solve_run(problem, options, backend, nullptr);
+  return detail::solve_run(problem, options, backend, nullptr, std::string());
 }
 
 /**
@@ -319,8 +323,7 @@ Result solve(const Problem& problem, const ga_options& options, const Backend& b
 template <class Problem, class Backend = backend::tbb>
 Result solve(const Problem& problem, const ga_options& options, const Backend& backend, std::istream& checkpoint,
              const std::string& source = "checkpoint") {
-  detail::checkpoint_reader in(checkpoint, source);
-  return detail::solve_run(problem, options, backend, &in);
+  return detail::solve_run(problem, options, backend, &checkpoint, source);
 }
 
 }  // namespace fusedga
