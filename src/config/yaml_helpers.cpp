@@ -59,18 +59,22 @@ std::string trim(const std::string& s) {
 
 // ---------------------------------------------------------------- config_source
 
-std::string config_source::where(const std::string& path, const YAML::Mark& mark) const {
+const std::string* config_source::override_for(const std::string& path) const {
   const std::string* override_text = nullptr;
   std::size_t longest = 0;
   for (const auto& [prefix, text] : overrides_) {
     const bool covers = path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
-                                           path[prefix.size()] == '.');
+                                           (path[prefix.size()] == '.' || path[prefix.size()] == '['));
     if (covers && prefix.size() >= longest) {
       longest = prefix.size();
       override_text = &text;
     }
   }
-  if (override_text) return "--set " + *override_text + ": ";
+  return override_text;
+}
+
+std::string config_source::where(const std::string& path, const YAML::Mark& mark) const {
+  if (const std::string* override_text = override_for(path)) return "--set " + *override_text + ": ";
   if (mark.is_null()) return file_ + ": ";
   return fmt::format("{}:{}:{}: ", file_, mark.line + 1, mark.column + 1);
 }
