@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages FusedGA builds with (Debian 12), and gnuplot for
-# ga-bench --report plots. Skips apt when all are present.
+# ga-bench --report plots (and clang for the fuzz targets with FUSEDGA_WITH_FUZZ=1). Skips apt when all are present.
 set -euo pipefail
 pkgs=(build-essential cmake ccache libtbb-dev libyaml-cpp-dev catch2 libcli11-dev libfmt-dev
       nlohmann-json3-dev librandom123-dev libssl-dev
       gnuplot-nox   # gnuplot-nox: ga-bench --report plots (optional: reports work without it, with a notice)
       libpagmo-dev) # libpagmo-dev: ga-bench --quality's pagmo2 peers (optional at build time)
+# clang + libclang-rt-14-dev (libFuzzer's runtime, only recommended by clang): scripts/fuzz.sh's fuzz targets.
+if [ "${FUSEDGA_WITH_FUZZ:-0}" = 1 ]; then pkgs+=(clang libclang-rt-14-dev); fi
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

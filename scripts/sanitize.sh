@@ -9,6 +9,6 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 # CUDA off: the unit suites below never touch it, and nvcc objects are not instrumented anyway.
 cmake --preset asan -DFUSEDGA_CUDA=OFF "${launcher[@]}" >/dev/null
 jobs="${FUSEDGA_JOBS:-$(nproc)}"
-for t in test_core test_operators test_engine test_config test_expr parse_corpus_replay; do cmake --build build-asan -j "$jobs" --target "$t"; done
+for t in test_core test_operators test_engine test_config test_expr parse_corpus_replay config_corpus_replay; do cmake --build build-asan -j "$jobs" --target "$t"; done
 cd build-asan
 ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j "$jobs" -R '^(core|operators|engine|config|expr):' "$@"

@@ -10,6 +10,7 @@
 #include <limits>
 #include <sstream>
 
+#include "config/scalar_positions.hpp"
 #include "config/yaml_helpers.hpp"
 #include "fusedga/backends/tbb.hpp"
 #include "fusedga/config/registry.hpp"
@@ -107,8 +108,13 @@ expr::location text_location(const located& v) {
   return {v.mark().line + 1, v.mark().column + 1 + (quoted ? 1 : 0)};
 }
 
+/// The expression text of scalar `v` with the file position of each of its bytes (multi-line scalars fold
+/// lines and drop indentation, so positions cannot be counted from the start).
 expr::source_text read_expression_text(const located& v, const std::string& what) {
-  return {detail::read_string(v, what), v.path(), text_location(v)};
+  expr::source_text out{detail::read_string(v, what), v.path(), text_location(v), {}};
+  if (!v.source().overridden(v.path())) out.positions = detail::scalar_positions(v.source().text(), v.mark(), out.text);
+  if (!out.positions.empty()) out.where = out.positions.front();
+  return out;
 }
 
 /// `[lo, hi]` with finite lo <= hi.

@@ -1,11 +1,13 @@
 #include "config/yaml_helpers.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
 #include <charconv>
 #include <climits>
 #include <cmath>
+#include <sstream>
 
 #include "fusedga/core/error.hpp"
 #include "text/edit_distance.hpp"
@@ -59,18 +61,22 @@ std::string trim(const std::string& s) {
 
 // ---------------------------------------------------------------- config_source
 
-std::string config_source::where(const std::string& path, const YAML::Mark& mark) const {
+const std::string* config_source::override_for(const std::string& path) const {
   const std::string* override_text = nullptr;
   std::size_t longest = 0;
   for (const auto& [prefix, text] : overrides_) {
     const bool covers = path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
-                                           path[prefix.size()] == '.');
+                                           (path[prefix.size()] == '.' || path[prefix.size()] == '['));
     if (covers && prefix.size() >= longest) {
       longest = prefix.size();
       override_text = &text;
     }
   }
-  if (override_text) return "--set " + *override_text + ": ";
+  return override_text;
+}
+
+std::string config_source::where(const std::string& path, const YAML::Mark& mark) const {
+  if (const std::string* override_text = override_for(path)) return "--set " + *override_text + ": ";
   if (mark.is_null()) return file_ + ": ";
   return fmt::format("{}:{}:{}: ", file_, mark.line + 1, mark.column + 1);
 }
@@ -277,6 +283,30 @@ std::string read_string(const located& v, const std::string& expect) {
 
 namespace {
 
+/// A YAML event handler that keeps only where its document starts: its root node, else its first token
+/// (load_document counts documents with it).
+struct document_start : YAML::EventHandler {
+  YAML::Mark mark = YAML::Mark::null_mark();
+  bool root_seen = false;
+  void node(const YAML::Mark& m) {
+    if (!root_seen) mark = m;
+    root_seen = true;
+  }
+  void OnDocumentStart(const YAML::Mark& m) override { mark = m; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { node(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnMapEnd() override {}
+};
+
 YAML::Mark mark_at(std::size_t pos, int line, int column) {
   YAML::Mark m;
   m.pos = static_cast<int>(pos);
@@ -323,16 +353,19 @@ void reject_unparsable(const std::string& text, const config_source& source) {
 
 YAML::Node load_document(const std::string& text, const config_source& source) {
   reject_unparsable(text, source);
-  std::vector<YAML::Node> documents;
   try {
-    documents = YAML::LoadAll(text);
+    YAML::Node root = YAML::Load(text);  // the first document only
+    // Then whether a second one starts, parsing at most two: yaml-cpp 0.7's LoadAll loops forever, allocating,
+    // on a ',' it cannot consume after a document ("|\n-\n, y" from the config fuzzer), as on one that starts it.
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    document_start first, second;
+    if (parser.HandleNextDocument(first) && parser.HandleNextDocument(second))
+      source.fail("", second.mark, "invalid YAML: expected a single document, got a second one");
+    return root;
   } catch (const YAML::Exception& e) {
     source.fail("", e.mark, "invalid YAML: " + e.msg);
   }
-  if (documents.empty()) return YAML::Node();
-  if (documents.size() > 1)
-    source.fail("", documents[1].Mark(), "invalid YAML: expected a single document, got a second one");
-  return documents[0];
 }
 
 void apply_override(YAML::Node& root, const std::string& text, config_source& source) {

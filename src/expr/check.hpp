@@ -49,6 +49,12 @@ symbol_table check_declarations(const problem_source& source, program& out);
 /// as double, and far beyond any sensible vector size or reduction length.
 inline constexpr double integer_limit = 16777216.0;
 
+/// Most reduction loop iterations per individual, objective and constraints together (a reduction counts
+/// upper - lower + 1 iterations, times those of the reductions nested in it). 10^7 keeps the worst generation of
+/// a default population (100 individuals) to about a second interpreted; the issue's
+/// `sum(i=0:100000, sum(j=0:100000, x))` is 10^10 and never finished a generation.
+inline constexpr double max_reduction_work = 1e7;
+
 /// The values an integer expression can take: every integer in [lo, hi].
 struct int_range {
   double lo = 0, hi = 0;

@@ -53,15 +53,19 @@ std::string non_ascii_name(std::string_view s, std::size_t k) {
 
 class lexer {
  public:
-  lexer(std::string_view text, location start, const origin& from)
-      : text_(text), from_(from), line_(start.line > 0 ? start.line : 1), column_(start.line > 0 ? start.column : 1) {}
+  lexer(std::string_view text, location start, const std::vector<location>* positions, const origin& from)
+      : text_(text),
+        from_(from),
+        positions_(positions && positions->size() == text.size() + 1 ? positions : nullptr),
+        line_(start.line > 0 ? start.line : 1),
+        column_(start.line > 0 ? start.column : 1) {}
 
   std::vector<token> run() {
     std::vector<token> out;
     for (;;) {
       skip_space();
       token t;
-      t.where = {line_, column_};
+      t.where = positions_ ? (*positions_)[pos_] : location{line_, column_};
       if (pos_ == text_.size()) {
         out.push_back(t);
         return out;
@@ -177,6 +181,7 @@ class lexer {
 
   std::string_view text_;
   const origin& from_;
+  const std::vector<location>* positions_;  ///< null: count lines and columns from the start
   std::size_t pos_ = 0;
   int line_, column_;
 };
@@ -192,6 +197,13 @@ std::string describe(const token& t) {
   }
 }
 
-std::vector<token> lex(std::string_view text, location start, const origin& from) { return lexer(text, start, from).run(); }
+std::vector<token> lex(std::string_view text, location start, const origin& from) {
+  return lexer(text, start, nullptr, from).run();
+}
+
+std::vector<token> lex(std::string_view text, location start, const std::vector<location>& positions,
+                       const origin& from) {
+  return lexer(text, start, &positions, from).run();
+}
 
 }  // namespace fusedga::expr::parsing

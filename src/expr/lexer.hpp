@@ -62,4 +62,10 @@ std::string describe(const token& t);
  */
 std::vector<token> lex(std::string_view text, location start, const origin& from);
 
+/// `lex` with the file position of every byte of `text` given (`positions`:
+/// text.size() + 1 entries, the last for the end of the text), as for YAML
+/// folded and block scalars; other sizes fall back to counting from `start`.
+std::vector<token> lex(std::string_view text, location start, const std::vector<location>& positions,
+                       const origin& from);
+
 }  // namespace fusedga::expr::parsing

@@ -50,6 +50,8 @@ struct builder {
   const symbol_table& symbols;
   std::vector<std::optional<int_range>> ranges;  ///< integer range of each node (nullopt: not an integer expression)
   std::vector<int> heights;                      ///< height of each node's subtree
+  std::vector<double> works;                     ///< reduction loop iterations of each node's subtree
+  double total_work = 0;                         ///< of the texts parsed so far (objective and constraints)
 
   const node& at(int id) const { return p.nodes[static_cast<std::size_t>(id)]; }
   const std::optional<int_range>& range(int id) const { return ranges[static_cast<std::size_t>(id)]; }
@@ -58,7 +60,7 @@ struct builder {
 class parser {
  public:
   parser(builder& b, const std::string& file, const source_text& text)
-      : b_(b), from_{file, text.key_path}, tokens_(lex(text.text, text.where, from_)) {}
+      : b_(b), from_{file, text.key_path}, tokens_(lex(text.text, text.where, text.positions, from_)) {}
 
   /// The objective: one expression, no comparison.
   int objective() {
@@ -68,6 +70,7 @@ class parser {
     if (is_comparison(t))
       fail(from_, t.where, "unexpected " + describe(t) + " in the objective; comparisons belong in constraints");
     if (t.kind != token_kind::end) fail(from_, t.where, "unexpected " + describe(t) + "; expected an operator or the end of the expression");
+    count_work(root);
     return root;
   }
 
@@ -101,6 +104,7 @@ class parser {
     n.a = op.kind == token_kind::greater ? rhs : lhs;
     n.b = op.kind == token_kind::greater ? lhs : rhs;
     c.root = add(std::move(n));
+    count_work(c.root);
     c.text = text.text;
     c.where = text.where;
     return c;
@@ -152,10 +156,39 @@ class parser {
     const auto range_of = [&](int child) { return child >= 0 ? b_.range(child) : std::nullopt; };
     const std::optional<int_range> range = n.kind == node_kind::index_var ? known : integer_range(n, range_of(n.a), range_of(n.b));
     n.integer = range && range->within(-integer_limit, integer_limit);
+    const double work = work_of(n);
     b_.p.nodes.push_back(std::move(n));
     b_.ranges.push_back(range);
     b_.heights.push_back(height);
+    b_.works.push_back(work);
     return static_cast<int>(b_.p.nodes.size()) - 1;
+  }
+
+  /// Loop iterations per individual of the subtree `n` heads (its children are in the arena): a reduction
+  /// runs upper - lower + 1 times at most (the widest its bounds reach), each time its body and the
+  /// reductions inside it. Checked against max_reduction_work where it is first exceeded.
+  double work_of(const node& n) const {
+    const auto work = [&](int child) { return child >= 0 ? b_.works[static_cast<std::size_t>(child)] : 0.0; };
+    if (n.kind != node_kind::reduce) return work(n.a) + work(n.b) + work(n.c);
+    const double trips = std::max(0.0, b_.range(n.b)->hi - b_.range(n.a)->lo + 1);
+    const double total = work(n.a) + work(n.b) + trips * (1 + work(n.c));
+    if (total > max_reduction_work)
+      fail(from_, n.where,
+           fmt::format("'{}({}={}:{}, ...)' runs {:.0f} loop iterations per individual, nested reductions included; "
+                       "the limit is {:.0f} per individual (objective and constraints together): narrow the ranges",
+                       name_of(n.red), n.name, b_.range(n.a)->lo, b_.range(n.b)->hi, total, max_reduction_work));
+    return total;
+  }
+
+  /// Adds the work of the text whose root is `root` to the program's, against max_reduction_work.
+  void count_work(int root) {
+    const double work = b_.works[static_cast<std::size_t>(root)];
+    b_.total_work += work;
+    if (work > 0 && b_.total_work > max_reduction_work)
+      fail(from_, b_.at(root).where,
+           fmt::format("the reductions of the objective and constraints so far run {:.0f} loop iterations per "
+                       "individual ({:.0f} in this one); the limit is {:.0f} per individual: narrow the ranges",
+                       b_.total_work, work, max_reduction_work));
   }
 
   int binary(node_kind kind, int a, int b) {
@@ -460,7 +493,7 @@ program parse_program(const problem_source& source) {
   program p;
   p.sense = source.sense;
   const parsing::symbol_table symbols = parsing::check_declarations(source, p);
-  parsing::builder b{p, symbols, {}, {}};
+  parsing::builder b{p, symbols, {}, {}, {}, 0};
   p.objective = parsing::parser(b, source.file, source.objective).objective();
   p.objective_text = source.objective.text;
   for (const source_text& text : source.constraints) p.constraints.push_back(parsing::parser(b, source.file, text).comparison(text));

@@ -1,7 +1,5 @@
 #include "report/report_writer.hpp"
 
-#include <stdlib.h>  // mkdtemp
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +17,7 @@
 #include "report/report_csv.hpp"
 #include "report/report_markdown.hpp"
 #include "report/report_metrics.hpp"
+#include "report/report_staging.hpp"
 
 namespace fusedga {
 
@@ -32,38 +31,11 @@ const std::vector<std::string> known_outputs{"results.json", "results.csv", "plo
                                              "speedup.svg",  "speedup.png",  "roofline.svg", "roofline.png",
                                              "report.md"};
 
-/// A staging directory beside the report directory (same file system, so renames are atomic); removed unless released.
-class staging_dir {
- public:
-  explicit staging_dir(const fs::path& target) {
-    std::string pattern = (target.parent_path() / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-    if (!::mkdtemp(pattern.data()))
-      throw error(fmt::format("cannot create a staging directory beside {}: {}", target.string(), std::strerror(errno)));
-    path_ = pattern;
-  }
-  ~staging_dir() {
-    if (path_.empty()) return;
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  staging_dir(const staging_dir&) = delete;
-  staging_dir& operator=(const staging_dir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 void write_file(const fs::path& path, const std::string& content) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << content;
   out.close();
   if (!out) throw error("cannot write " + path.string() + ": " + std::strerror(errno));
-}
-
-void must_rename(const fs::path& from, const fs::path& to) {
-  if (std::rename(from.c_str(), to.c_str()) != 0)
-    throw error(fmt::format("cannot move {} to {}: {}", from.string(), to.string(), std::strerror(errno)));
 }
 
 /// `dir` absolute and normalized, without a trailing separator ("out/" -> ".../out").
@@ -99,7 +71,7 @@ report_outcome write_report_dir(const bench_report& report, const std::string& d
 
   report_outcome outcome;
   outcome.dir = target.string();
-  staging_dir staging(target);
+  staged_directory staging(target);
   std::vector<std::string> files;
   const auto put = [&](const std::string& name, const std::string& content) {
     write_file(staging.path() / name, content);
@@ -143,25 +115,8 @@ report_outcome write_report_dir(const bench_report& report, const std::string& d
   md.plot_notices = outcome.notices;
   put("report.md", format_report_markdown(r, md));
 
-  // Commit: a new directory in one rename; an existing one file by file, report.md last.
-  std::error_code ec;
-  if (!fs::exists(target, ec)) {
-    (void)::chmod(staging.path().c_str(), 0755);  // mkdtemp makes it 0700; a report is for reading
-    must_rename(staging.path(), target);
-  } else {
-    // Checked before the first file moves, so a name that cannot be replaced does not leave a half-updated report.
-    for (const auto& name : known_outputs) {
-      const fs::file_type type = fs::symlink_status(target / name, ec).type();
-      if (type != fs::file_type::not_found && type != fs::file_type::regular && type != fs::file_type::symlink)
-        throw error(fmt::format("cannot replace {}: it is not a regular file (nothing in {} was changed)",
-                                (target / name).string(), target.string()));
-    }
-    for (const auto& name : known_outputs)
-      if (std::find(files.begin(), files.end(), name) == files.end()) fs::remove(target / name, ec);
-    for (const auto& name : files)
-      if (name != "report.md") must_rename(staging.path() / name, target / name);
-    must_rename(staging.path() / "report.md", target / "report.md");
-  }
+  // Commit: the whole directory at once; earlier plots this run does not draw go with the old directory.
+  staging.commit(known_outputs);
   std::vector<std::string> ordered;
   for (const auto& name : files)
     if (name != "report.md") ordered.push_back(name);
@@ -179,7 +134,7 @@ report_outcome write_report_files(const std::string& dir, const report_files& in
   const fs::path target = report_path(dir);
   report_outcome outcome;
   outcome.dir = target.string();
-  staging_dir staging(target);
+  staged_directory staging(target);
   std::vector<std::string> files;
   for (const auto& [name, content] : in.files) {
     write_file(staging.path() / name, content);
@@ -210,23 +165,9 @@ report_outcome write_report_files(const std::string& dir, const report_files& in
   write_file(staging.path() / in.index_name, in.index ? in.index(outcome.notices, outcome.plotted) : std::string());
   files.push_back(in.index_name);
 
-  std::error_code ec;
-  if (!fs::exists(target, ec)) {
-    (void)::chmod(staging.path().c_str(), 0755);
-    must_rename(staging.path(), target);
-  } else {
-    for (const auto& name : in.known_outputs) {
-      const fs::file_type type = fs::symlink_status(target / name, ec).type();
-      if (type != fs::file_type::not_found && type != fs::file_type::regular && type != fs::file_type::symlink)
-        throw error(fmt::format("cannot replace {}: it is not a regular file (nothing in {} was changed)",
-                                (target / name).string(), target.string()));
-    }
-    for (const auto& name : in.known_outputs)
-      if (std::find(files.begin(), files.end(), name) == files.end()) fs::remove(target / name, ec);
-    for (const auto& name : files)
-      if (name != in.index_name) must_rename(staging.path() / name, target / name);
-    must_rename(staging.path() / in.index_name, target / in.index_name);
-  }
+  std::vector<std::string> replaced = in.known_outputs;
+  replaced.insert(replaced.end(), files.begin(), files.end());
+  staging.commit(replaced);
   outcome.files = files;
   return outcome;
 }

@@ -42,14 +42,14 @@ void check_report_dir(const std::string& dir);
  * Writes the report of `report` into `dir` (created when missing; files of
  * a previous report there are replaced, unrelated files kept). Derived row
  * metrics are (re)applied to a copy first. Everything is written into a
- * private staging directory beside `dir` and moved in only when complete:
- * a new `dir` appears at once (one rename), an existing one gets each file
- * by rename (report.md last), so no file is ever seen half-written. A
- * failure while writing, or a report file name in `dir` taken by something
- * that is not a plain file, leaves `dir` unchanged (checked before the
- * first rename; only an I/O error during the renames themselves could
- * leave it part-updated). Plot outputs of a previous run that this run does not
- * produce are removed, so plots never disagree with the data.
+ * private staging directory beside `dir`, unrelated files of `dir` are hard
+ * linked into it, and it replaces `dir` in one step (report_staging.hpp), so
+ * a reader or a kill at any instant sees the old report or the new one, never
+ * a mix; staging directories of killed writers are removed by the next one.
+ * A failure while writing, or a report file name in `dir` taken by something
+ * that is not a plain file, leaves `dir` unchanged. Plot outputs of a
+ * previous run that this run does not produce go with the old directory, so
+ * plots never disagree with the data.
  * A missing or failing gnuplot is not an error: report.md then carries a notice.
  * @throws config_error as check_report_dir; error when writing or moving fails.
  */
@@ -71,8 +71,8 @@ struct report_files {
 };
 
 /**
- * Writes `in` into `dir` the way write_report_dir does (staging directory, gnuplot run there, then one rename
- * for a new directory or file-by-file renames with the index last, stale known outputs removed), for reports
+ * Writes `in` into `dir` the way write_report_dir does (staging directory, gnuplot run there, then the whole
+ * directory swapped in at once, unrelated files kept, known outputs of an earlier run dropped), for reports
  * other than the speed report (e.g. `ga-bench --quality`).
  * @throws config_error as check_report_dir; error when writing or moving fails.
  */

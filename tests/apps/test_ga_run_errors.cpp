@@ -2,7 +2,13 @@
 // lost") that ga-run shows, with its exit code, message and what is written.
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -145,4 +151,45 @@ TEST_CASE("ga-run: temporaries left by a killed writer are removed, a live one's
   CHECK_FALSE(fs::exists(dir / "r.json.tmp.999999999.AbC123"));
   CHECK(fs::exists(dir / live));
   CHECK(fs::exists(dir / "r.json.tmp.note"));
+}
+
+TEST_CASE("ga-run: nested reductions beyond the work limit are a located exit 2", "[ga-run][expression]") {
+  scratch_dir dir;
+  // The issue's case validated and never finished a generation; now it is rejected before the first.
+  dir.write("work.yaml",
+            "problem:\n  variables: {x: [0, 1]}\n  objective: sum(i=0:100000, sum(j=0:100000, x))\n"
+            "  engine: interpreter\nga: {population: 10, generations: 1}\nbackend: serial\n");
+  const outcome r = ga_run(dir, (dir / "work.yaml").string() + " --quiet --out " + (dir / "r.json").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("work.yaml:3:14: problem.objective: 'sum(i=0:100000, ...)' runs 10000300002 loop "
+                                    "iterations per individual") &&
+                        Catch::Contains("the limit is 10000000 per individual"));
+  CHECK_FALSE(fs::exists(dir / "r.json"));
+}
+
+TEST_CASE("ga-run: a run at the reduction work limit still stops on Ctrl-C", "[ga-run][expression]") {
+  scratch_dir dir;
+  // 1000 * (1 + 9999) = 10^7 iterations per individual, the most allowed: a generation of 200 individuals is
+  // a few seconds, so SIGINT lands inside one and the run must end with it.
+  dir.write("limit.yaml",
+            "problem:\n  variables: {x: [0, 1]}\n  objective: sum(i=0:999, sum(j=0:9998, x*sin(i + j)))\n"
+            "  engine: interpreter\nga: {population: 200, generations: 100000000}\nbackend: serial\n");
+  const std::string config = (dir / "limit.yaml").string();
+  const std::string out = (dir / "r.json").string();
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::freopen("/dev/null", "w", stdout);
+    ::freopen("/dev/null", "w", stderr);
+    ::execl(FUSEDGA_GA_RUN, FUSEDGA_GA_RUN, config.c_str(), "--out", out.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  const auto j = nlohmann::json::parse(slurp(out));
+  CHECK(j["stop_reason"] == "interrupted");
 }

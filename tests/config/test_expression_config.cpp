@@ -108,3 +108,36 @@ TEST_CASE("expression problem: parser errors carry the file, line and column of 
   CHECK(plain.rfind("run.yaml:6:", 0) == 0);
   CHECK(plain.find(": problem.constraints[1]: ") != std::string::npos);
 }
+
+TEST_CASE("expression problem: errors inside multi-line scalars are located in the file", "[config][expression][errors]") {
+  const std::string head = "problem:\n  variables: {x: [0, 1], y: [0, 1]}\n";
+  // folded (>-): the second line is indented further, and its text is folded onto the first
+  CHECK_THAT(error_of(head + "  objective: >-\n    x + y\n      * (x + $ y)\n"),
+             Catch::StartsWith("run.yaml:5:14: problem.objective: unexpected character '$'"));
+  // literal (|): lines kept, indentation dropped
+  CHECK_THAT(error_of(head + "  objective: x\n  constraints:\n    - |\n      x + y\n       <= 1 +  y ]\n"),
+             Catch::StartsWith("run.yaml:7:18: problem.constraints[0]: unexpected ']'"));
+  // double-quoted over two lines, with an escape before the error
+  CHECK_THAT(error_of(head + "  objective: x\n  constraints: [\"x\\x2By\n      + y <= @\"]\n"),
+             Catch::StartsWith("run.yaml:5:14: problem.constraints[0]: unexpected character '@'"));
+  // single-quoted over a blank line (folded to a newline)
+  CHECK_THAT(error_of(head + "  objective: 'x +\n\n     y y'\n"),
+             Catch::StartsWith("run.yaml:5:8: problem.objective: unexpected name 'y'"));
+  // plain scalar over two lines
+  CHECK_THAT(error_of(head + "  objective: x +\n     y y\n"),
+             Catch::StartsWith("run.yaml:4:8: problem.objective: unexpected name 'y'"));
+  // the end of a block scalar is just past its last character, not on the line after
+  CHECK_THAT(error_of(head + "  objective: >\n    x +\n    y *\n"),
+             Catch::StartsWith("run.yaml:5:8: problem.objective: unexpected end of text"));
+  // a --set override has no file position: its text counts from 1:1
+  const std::string via_set = [&] {
+    try {
+      parse_config(head + "  objective: x\n", "run.yaml", {"problem.objective=x + $"});
+    } catch (const expression_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  }();
+  CHECK_THAT(via_set, Catch::Contains("problem.objective: unexpected character '$'"));
+  CHECK_THAT(via_set, !Catch::StartsWith("run.yaml:3:"));
+}

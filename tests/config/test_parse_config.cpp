@@ -510,6 +510,15 @@ TEST_CASE("error: a ',' starting a document is refused", "[config][errors]") {
   CHECK(error_of(quadratic + "ga: {population: 10, generations: 5}\n") == "(no error)");
 }
 
+// Found by the config fuzzer: a ',' that yaml-cpp cannot consume after a document's root made LoadAll loop too.
+// Documents are now counted by parsing at most two.
+TEST_CASE("error: a ',' after a document's root is a second document, not a hang", "[config][errors]") {
+  const std::string second = "invalid YAML: expected a single document, got a second one";
+  CHECK(error_of("|\n-\n, yy") == "run.yaml:2:1: " + second);
+  CHECK(error_of(quadratic + "---\nga: {}\n") == "run.yaml:3:1: " + second);
+  CHECK(error_of("a: [1\n") .find("run.yaml:") == 0);  // a syntax error in the first document is still located
+}
+
 TEST_CASE("error: binary data is named, with where", "[config][errors]") {
   CHECK(error_of(std::string("problem:\n  b\0x", 14)) ==
         "run.yaml:2:4: binary data (a NUL byte); expected a YAML text file");

@@ -612,3 +612,23 @@ TEST_CASE("messages never echo more than the offending token", "[parse]") {
   const std::string message = error_of("x + " + long_name);
   CHECK(message == "t.yaml:5:15: problem.objective: unknown name '" + std::string(40, 'a') + "...'");
 }
+
+TEST_CASE("reductions: work per individual is bounded at 10^7 iterations", "[parse][limits]") {
+  // The case: 100001 * (1 + 100001) iterations, located at the outer sum (column 11).
+  CHECK_ERROR(error_of("sum(i=0:100000, sum(j=0:100000, x))"),
+              "t.yaml:5:11: problem.objective: 'sum(i=0:100000, ...)' runs 10000300002 loop iterations per individual, "
+              "nested reductions included; the limit is 10000000 per individual");
+  // Exactly at the limit: 1000 * (1 + 9999) = 10^7 passes; one more inner iteration does not.
+  CHECK_NOTHROW(parse("sum(i=0:999, sum(j=0:9998, x))"));
+  CHECK_ERROR(error_of("sum(i=0:999, sum(j=0:9999, x))"), "t.yaml:5:11: problem.objective: 'sum(i=0:999, ...)' runs 10001000");
+  // The widest range the bounds reach counts (j from 0 to 4 * 2^20 for some i), and an inner reduction is
+  // located where it alone exceeds the limit.
+  CHECK_ERROR(error_of("x + prod(i=0:3, max(j=0:4*(i+1)*1048576, x))"),
+              "t.yaml:5:27: problem.objective: 'max(j=0:16777216, ...)' runs 16777217 loop iterations");
+  // Objective and constraints together: 6 * 2 * 10^6 > 10^7, located at the text that brings the total over.
+  const std::string big = "sum(i=0:1999999, x)";
+  CHECK_NOTHROW(parse(big, {big + " <= 1", big + " <= 1", big + " <= 1", big + " <= 1"}));
+  CHECK_ERROR(error_of(big, {big + " <= 1", big + " <= 1", big + " <= 1", big + " <= 1", big + " <= 1"}),
+              "t.yaml:5:11: problem.constraints[4]: the reductions of the objective and constraints so far run 12000000 "
+              "loop iterations per individual (2000000 in this one); the limit is 10000000");
+}

@@ -8,6 +8,8 @@
 
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +31,7 @@
 #include "report/report_fixtures.hpp"
 #include "report/report_markdown.hpp"
 #include "report/report_metrics.hpp"
+#include "report/report_staging.hpp"
 #include "report/report_writer.hpp"
 
 using namespace fusedga;
@@ -585,6 +588,111 @@ TEST_CASE("a failed report leaves the directory as it was", "[report]") {
     CHECK_NOTHROW(check_report_dir(dir));
     CHECK(slurp(d / "file") == "x");
   }
+}
+
+TEST_CASE("an existing report directory is replaced whole, in one swap", "[report][staging]") {
+  scratch_dir d;
+  const path dir = d / "report";
+  write_report_dir(report_test::tiny_report(), dir.string(), without_gnuplot(d));
+  std::ofstream(dir / "roofline.svg") << "<svg/>";  // a plot of an earlier run that this one does not draw
+  std::ofstream(dir / "keep.txt") << "mine\n";
+  std::filesystem::create_directories(dir / "notes" / "deep");
+  std::ofstream(dir / "notes" / "deep" / "n.txt") << "note\n";
+  ::chmod(dir.c_str(), 0750);
+  struct stat before {}, kept_before {};
+  REQUIRE(::stat(dir.c_str(), &before) == 0);
+  REQUIRE(::stat((dir / "keep.txt").c_str(), &kept_before) == 0);
+
+  bench_report next = report_test::tiny_report();
+  next.problem = "next/problem";
+  write_report_dir(next, dir.string(), without_gnuplot(d));
+  struct stat after {}, kept_after {};
+  REQUIRE(::stat(dir.c_str(), &after) == 0);
+  REQUIRE(::stat((dir / "keep.txt").c_str(), &kept_after) == 0);
+  CHECK(after.st_ino != before.st_ino);          // a new directory took the name: not file-by-file renames
+  CHECK((after.st_mode & 07777) == 0750);        // with the old one's permissions
+  CHECK(kept_after.st_ino == kept_before.st_ino);  // unrelated files kept, the same file (hard linked)
+  CHECK(slurp(dir / "keep.txt") == "mine\n");
+  CHECK(slurp(dir / "notes" / "deep" / "n.txt") == "note\n");
+  CHECK_FALSE(std::filesystem::exists(dir / "roofline.svg"));
+  CHECK(json::parse(slurp(dir / "results.json"))["problem"] == "next/problem");
+  CHECK(listing(d.path) == std::vector<std::string>{"report"});
+  for (const auto& name : listing(d.path)) CHECK_FALSE(has(name, ".tmp-"));  // old directory removed
+
+  SECTION("through a symlink, the directory it names is replaced and the link kept") {
+    std::filesystem::create_directory_symlink(dir, d / "link");
+    write_report_dir(report_test::tiny_report(), (d / "link").string(), without_gnuplot(d));
+    CHECK(std::filesystem::is_symlink(d / "link"));
+    CHECK(json::parse(slurp(dir / "results.json"))["problem"] == "seed/constrained-quadratic");
+    CHECK(slurp(dir / "keep.txt") == "mine\n");
+  }
+}
+
+TEST_CASE("staging directories left by a killed writer are cleaned by the next one", "[report][staging]") {
+  scratch_dir d;
+  const path dir = d / "report";
+  write_report_dir(report_test::tiny_report(), dir.string(), without_gnuplot(d));
+  const pid_t dead = ::fork();  // a pid that names no live process once reaped
+  REQUIRE(dead >= 0);
+  if (dead == 0) ::_exit(0);
+  ::waitpid(dead, nullptr, 0);
+  const std::string stale = ".report.tmp-" + std::to_string(dead) + "-Ab12Cd";
+  const std::string live = ".report.tmp-" + std::to_string(::getppid()) + "-Ef34Gh";  // a live writer's: kept
+  const std::string other = ".report.tmp-notapid";                                    // not ours: kept
+  for (const auto& name : {stale, live, other}) {
+    std::filesystem::create_directories(d / name / "sub");
+    std::ofstream(d / name / "report.md") << "half\n";
+  }
+  CHECK(remove_stale_staging(dir) == 1);
+  CHECK_FALSE(std::filesystem::exists(d / stale));
+  CHECK(std::filesystem::exists(d / live));
+  CHECK(std::filesystem::exists(d / other));
+
+  SECTION("an old report set aside by the two-rename fallback comes back when the new one never arrived") {
+    const std::string aside = ".report.tmp-" + std::to_string(dead) + "-Ij56Kl.old";
+    std::filesystem::rename(dir, d / aside);
+    bench_report next = report_test::tiny_report();
+    next.problem = "next/problem";
+    write_report_dir(next, dir.string(), without_gnuplot(d));  // restores, then replaces whole
+    CHECK_FALSE(std::filesystem::exists(d / aside));
+    CHECK(json::parse(slurp(dir / "results.json"))["problem"] == "next/problem");
+  }
+  SECTION("the next write cleans them too") {
+    std::filesystem::create_directories(d / stale);
+    write_report_dir(report_test::tiny_report(), dir.string(), without_gnuplot(d));
+    CHECK_FALSE(std::filesystem::exists(d / stale));
+  }
+}
+
+TEST_CASE("a writer killed at any instant leaves the old report or the new one", "[report][staging]") {
+  scratch_dir d;
+  const path dir = d / "report";
+  write_report_dir(report_test::tiny_report(), dir.string(), without_gnuplot(d));
+  // A child writes versions 1, 2, ... of the report, each named in results.json and report.md; it is killed at a
+  // different instant each round, and what is left must be one version throughout.
+  for (int round = 0; round < 25; ++round) {
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      for (int version = 1;; ++version) {
+        bench_report r = report_test::tiny_report();
+        r.problem = "version/" + std::to_string(1000000 + version);  // one length, so no name is a prefix of another
+        write_report_dir(r, dir.string(), without_gnuplot(d));
+      }
+    }
+    ::usleep(static_cast<useconds_t>(2000 + 1500 * round));
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    INFO("round " << round);
+    const std::string problem = json::parse(slurp(dir / "results.json"))["problem"];
+    const std::string md = slurp(dir / "report.md");
+    CHECK(has(md, problem));
+    // no other version's name in the index
+    const std::size_t first = md.find("version/");
+    if (first != std::string::npos) CHECK(md.substr(first, problem.size()) == problem);
+  }
+  write_report_dir(report_test::tiny_report(), dir.string(), without_gnuplot(d));
+  for (const auto& name : listing(d.path)) CHECK_FALSE(has(name, ".tmp-"));  // the last one's leftovers cleaned
 }
 
 namespace {

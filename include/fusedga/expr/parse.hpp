@@ -19,6 +19,11 @@ struct source_text {
   /// text (YAML multi-line scalar) advances the line and restarts columns at 1.
   /// Line 0 (unknown): positions are counted from 1:1 within the text.
   location where;
+  /// When not empty: the file position of each byte of `text`, plus one for
+  /// the end of the text (text.size() + 1 entries), and `where` is unused.
+  /// The YAML layer fills it for folded, block and multi-line quoted scalars,
+  /// whose bytes do not sit where counting from `where` would put them.
+  std::vector<location> positions = {};
 };
 
 /// A variable declaration from `problem.variables`.
@@ -76,6 +81,11 @@ struct problem_source {
  * Limits, so malformed input cannot exhaust the stack of the parser or of
  * the consumers that recurse over the tree: 256 levels of nesting
  * (parentheses, calls, unary operators, exponents) and a tree height of 1024.
+ * Work limit, so a valid problem cannot stall a generation for hours: at most
+ * 10^7 reduction loop iterations per individual, objective and constraints
+ * together, where a reduction counts upper - lower + 1 iterations (the widest
+ * its bounds reach) times one plus those of the reductions in its body:
+ * `sum(i=0:999, sum(j=0:999, x))` is 1000 * (1 + 1000) = 1,001,000.
  *
  * @throws expression_error `file:line:col: key.path: message` (`<input>` for
  *   an empty file name; no line:col where unknown), the message naming the
@@ -85,7 +95,9 @@ struct problem_source {
  *   wrong arity, a vector used without an index, an indexed scalar or
  *   constant, an index or reduction range outside a vector (checked
  *   statically), non-integer indices or reduction bounds, division by a
- *   literal zero (or a constant equal to 0), empty constraint sides, a missing
+ *   literal zero (or a constant equal to 0), the work limit (located at the
+ *   reduction that exceeds it, or at the text that brings the total over it,
+ *   naming the iterations and the limit), empty constraint sides, a missing
  *   or repeated comparison, a comparison in the objective, an index variable
  *   that shadows a variable, constant or outer index, and the nesting limits.
  *   Declaration errors (invalid, reserved or duplicate names, size < 1, bound

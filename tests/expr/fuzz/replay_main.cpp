@@ -1,6 +1,7 @@
-// Replays files through the parser fuzz target without libFuzzer (any
+// Replays files through a fuzz target without libFuzzer (any
 // compiler): CTest runs the seed corpus this way, so every corpus input stays
-// a regression test of "parses or throws expression_error, never crashes".
+// a regression test of "parses or throws a located error, never crashes"
+// (tests/expr/fuzz: the expression parser; tests/config/fuzz: the config reader).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
