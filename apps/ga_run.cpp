@@ -37,12 +37,16 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 volatile std::sig_atomic_t g_signal = 0;
+volatile std::sig_atomic_t g_quiet = 0;
 
 // SIGINT and SIGTERM end the run at the end of the current generation (a checkpoint, the outputs written).
 extern "C" void on_stop_signal(int sig) {
   g_signal = sig;
   g_interrupted.store(true);
   std::signal(sig, SIG_DFL);  // a second signal ends the process at once
+  // Said at once (write(2) is async-signal-safe): a generation of heavy expressions can take a while.
+  static const char said[] = "\nga-run: stopping at the end of this generation (or compile); Ctrl-C again stops at once\n";
+  if (sig == SIGINT && !g_quiet) (void)!::write(STDERR_FILENO, said, sizeof said - 1);
 }
 
 /// The whole of a file (a checkpoint), or a config_error naming it.
@@ -361,6 +365,7 @@ int run(int argc, char** argv) {
     hooks.resume = &resume_stream;
     hooks.resume_source = resume_path;
   }
+  g_quiet = quiet ? 1 : 0;
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
   int threads = 1;
