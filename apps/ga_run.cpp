@@ -165,12 +165,17 @@ void explain_operator(const fusedga::operator_family& family, Kind kind, const O
 }
 
 /// --explain: population, generations, elitism, restarts and stopping rules, as they will apply.
-void explain_run(const fusedga::ga_options& o) {
-  fmt::print("population   {} (elitism {}), generations {}, seed {}\n", o.population, o.elitism, o.generations, o.seed);
+void explain_run(const fusedga::ga_options& o, const fusedga::algorithm_choice& choice) {
+  if (o.algorithm == fusedga::algorithm_kind::de)  // one-to-one survivor selection: no elitism
+    fmt::print("population   {}, generations {}, seed {}\n", o.population, o.generations, o.seed);
+  else
+    fmt::print("population   {} (elitism {}), generations {}, seed {}\n", o.population, o.elitism, o.generations,
+               o.seed);
   if (o.restarts.stall_generations)
     fmt::print("restarts     after {} generations without improvement, population x{} each time  (IPOP: Auger & "
                "Hansen 2005)\n",
                *o.restarts.stall_generations, fusedga::detail::spec_number(o.restarts.population_growth));
+  if (o.restarts.stall_generations && !choice.restarts.empty()) fmt::print("             ({})\n", choice.restarts);
   else
     fmt::print("restarts     none\n");
   std::string stop = fmt::format("{} generations", o.generations);
@@ -186,7 +191,10 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
   fmt::print("problem      {} (from {})\n", cfg.problem.builtin, cfg.source);
   fmt::print("backend      {}, precision {}, threads {}\n", fusedga::to_string(cfg.backend),
              fusedga::to_string(cfg.precision), cfg.threads);
-  fmt::print("algorithm    {}\n", fusedga::to_string(cfg.ga.algorithm));
+  if (cfg.choice.automatic)
+    fmt::print("algorithm    {} ({})\n", fusedga::to_string(cfg.ga.algorithm), cfg.choice.reason);
+  else
+    fmt::print("algorithm    {}\n", fusedga::to_string(cfg.ga.algorithm));
   if (cfg.ga.algorithm == fusedga::algorithm_kind::de) {
     explain_operator(fusedga::de_family, cfg.ga.de.strategy, cfg.ga.de);
   } else {
@@ -196,8 +204,9 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
     explain_operator(fusedga::survival_family, cfg.ga.survival.kind, cfg.ga.survival);
   }
   explain_operator(fusedga::constraint_family, cfg.ga.constraints.rule, cfg.ga.constraints);
-  explain_run(cfg.ga);
+  explain_run(cfg.ga, cfg.choice);
   explain_operator(fusedga::gradient_repair_family, fusedga::repair_kind::gradient, cfg.ga.constraints.gradient_repair);
+  if (!cfg.choice.repair.empty()) fmt::print("             rate {}\n", cfg.choice.repair);
   if (!cfg.problem.expression) {
     fmt::print("a built-in problem: compiled C++ in problems/, run by the fused engine\n");
     return;

@@ -30,8 +30,9 @@ run_config resolve_bench_config(const std::string& problem_or_config, const std:
   if (const problem_entry* entry = find_problem(problem_or_config)) {
     if (overrides.empty()) return builtin_bench_config(*entry);
     // --set goes through the config parser, which knows every key and its range.
-    std::string yaml = "problem:\n  builtin: " + entry->name + "\n";
-    if (entry->integer_genes) yaml += "ga:\n  crossover: {type: uniform}\n  mutation: {type: uniform-reset}\n";
+    // The GA, as builtin_bench_config: ga-bench measures the GA's generation unless --set ga.algorithm=... says otherwise.
+    std::string yaml = "problem:\n  builtin: " + entry->name + "\nga:\n  algorithm: ga\n";
+    if (entry->integer_genes) yaml += "  crossover: {type: uniform}\n  mutation: {type: uniform-reset}\n";
     run_config cfg = parse_config(yaml, "<builtin " + entry->name + ">", overrides);
     cfg.source = "<builtin>";
     return cfg;

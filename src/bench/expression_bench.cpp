@@ -32,7 +32,12 @@ std::unique_ptr<cuda_bench_target> cuda_bench_expression(const run_config& cfg) 
 template <class Real>
 std::unique_ptr<bench_target> bench_expression(const run_config& cfg) {
   const std::shared_ptr<const expr::program> p = cfg.problem.expression;
-  const auto e = build_evaluators<Real>(*p, plan_expression(cfg));
+  const expression_plan plan = plan_expression(cfg);
+  const auto e = build_evaluators<Real>(*p, plan);
+  // The gradient repair (ga.algorithm auto's default on constrained problems) needs the Jacobian, as in a run
+  // (registry/expression.cpp); without it the repair pass would call a null evaluator.
+  if (cfg.ga.constraints.gradient_repair.rate > 0 && p->inequality_count() + p->equality_count() > 0)
+    add_jacobian<Real>(*e, *p, e->jit ? plan : expression_plan{expression_engine::interpreter, "interpreter", false});
   auto inner = with_problem(*p, *e, [&](const auto& problem) { return make_bench_target(problem, cfg); });
   return std::make_unique<holding_bench_target>(std::move(inner),
                                                 std::make_shared<std::pair<decltype(p), decltype(e)>>(p, e));

@@ -48,14 +48,13 @@ const char* const embedded_default = R"(# ga-run's embedded default: seed exampl
 problem:
   builtin: seed/constrained-quadratic
   params: {}
+# No GA operator is set, so ga.algorithm auto runs the measured default (docs/quality.md, "Defaults"):
+# SHADE differential evolution, IPOP restarts, gradient repair of violated constraints off the GPU.
 ga:
   population: 10000
   generations: 300
   seed: 42
-  selection: {type: tournament, size: 2}
-  crossover: {type: sbx, rate: 0.9, eta: 15}
-  mutation: {type: polynomial, rate: auto, eta: 20}   # auto = 1/dimension
-  elitism: 2
+  algorithm: auto     # auto | ga | de
   constraint_handling: {type: feasibility-rules}
 stop: {target: null, stall_generations: null, time_limit_s: null, evaluations: null}
 backend: auto       # serial | tbb | cuda | auto
@@ -246,6 +245,7 @@ problem_entry read_problem(const std::optional<located>& section, const located&
     read_expression_problem(problem, out);
     problem_entry entry;
     entry.name = out.builtin;
+    entry.constrained = !out.expression->constraints.empty();
     return entry;
   }
   problem.check_keys(builtin_problem_keys);
@@ -394,8 +394,48 @@ void read_survival(const located& section, const problem_entry& problem, surviva
 /// `ga:`'s keys that only the GA reads, refused with `algorithm: de` (DE would silently ignore them).
 const std::vector<std::string> ga_only_keys = {"selection", "crossover", "mutation", "elitism", "survival"};
 
+/// The measured default (docs/quality.md, "Defaults"): `shade-restarts-repair-0.2` solved 14 of 14 problems of
+/// the quality suite at 2e5 evaluations, 25 seeds (the GA's defaults 6, pagmo's best 8).
+constexpr int auto_restart_stall = 100;
+constexpr double auto_restart_growth = 2;
+constexpr double auto_repair_rate = 0.2;
+
+/// What `ga:` gave that `ga.algorithm: auto` depends on.
+struct ga_given {
+  bool automatic = true;    ///< ga.algorithm is auto or absent
+  std::string ga_only_key;  ///< the first GA-only key given, empty when none
+  bool restarts = false;    ///< ga.restarts given (null included)
+  bool repair_rate = false; ///< ga.constraint_handling.gradient_repair.rate given
+};
+
+/// `ga.algorithm: auto` (or absent): DE with the measured defaults for real genes when no GA-only key is set,
+/// else the GA. Fills `out.algorithm`, the restarts default and `choice` (the repair default needs the backend:
+/// resolve_auto_repair).
+void resolve_auto_algorithm(const problem_entry& problem, const ga_given& given, ga_options& out,
+                            algorithm_choice& choice) {
+  choice.automatic = true;
+  if (problem.integer_genes) {
+    out.algorithm = algorithm_kind::ga;
+    choice.reason = "auto: integer genes; differential evolution needs real genes";
+    return;
+  }
+  if (!given.ga_only_key.empty()) {
+    out.algorithm = algorithm_kind::ga;
+    choice.reason = "auto: ga." + given.ga_only_key + " is set, a GA operator";
+    return;
+  }
+  out.algorithm = algorithm_kind::de;  // ga.de's own defaults: SHADE
+  choice.reason = "auto: real genes, no GA operator set; the best measured on docs/quality.md's suite";
+  if (!given.restarts) {
+    out.restarts.stall_generations = auto_restart_stall;
+    out.restarts.population_growth = auto_restart_growth;
+    choice.restarts = "auto: the measured default";
+  }
+}
+
 /// `ga:`. Population first: the tournament size and elitism are checked against it.
-void read_ga(const std::optional<located>& section, const problem_entry& problem, ga_options& out) {
+void read_ga(const std::optional<located>& section, const problem_entry& problem, ga_options& out,
+             ga_given& given, algorithm_choice& choice) {
   std::optional<yaml_map> m;
   if (section) {
     m.emplace(*section, ga_keys);
@@ -417,21 +457,41 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
                          "an integer in [0, population - 1 = " + std::to_string(out.population - 1) + "]"));
   else
     out.elitism = std::min(out.elitism, out.population - 1);  // the default never exceeds a tiny population
-  if (const auto restarts = get("restarts")) read_restarts(*restarts, out.restarts);
-  if (const auto constraints = get("constraint_handling"))
+  if (const auto restarts = get("restarts")) {
+    given.restarts = true;
+    read_restarts(*restarts, out.restarts);
+  }
+  if (const auto constraints = get("constraint_handling")) {
     read_constraint_handling(*constraints, problem, out.constraints);
+    const YAML::Node& c = constraints->node();
+    given.repair_rate = c.IsMap() && c["gradient_repair"] && c["gradient_repair"].IsMap() &&
+                        c["gradient_repair"]["rate"];
+  }
   if (const auto survival = get("survival")) read_survival(*survival, problem, out.survival);
+  for (const std::string& key : ga_only_keys)
+    if (get(key.c_str()) && given.ga_only_key.empty()) given.ga_only_key = key;
+  enum class algorithm_setting { automatic, ga, de };
+  algorithm_setting setting = algorithm_setting::automatic;
   if (const auto algorithm = get("algorithm")) {
-    out.algorithm = detail::read_enum(*algorithm, choice_list<algorithm_kind>{{to_string(algorithm_kind::ga), algorithm_kind::ga},
-                                                                               {to_string(algorithm_kind::de), algorithm_kind::de}});
-    if (out.algorithm == algorithm_kind::de && problem.integer_genes)
-      algorithm->fail("expected ga for the integer genes of " + problem.name +
+    setting = detail::read_enum(*algorithm, choice_list<algorithm_setting>{{"auto", algorithm_setting::automatic},
+                                                                            {to_string(algorithm_kind::ga), algorithm_setting::ga},
+                                                                            {to_string(algorithm_kind::de), algorithm_setting::de}});
+    if (setting == algorithm_setting::de && problem.integer_genes)
+      algorithm->fail("expected ga or auto for the integer genes of " + problem.name +
                       " (differential evolution needs real genes), got de");
   }
+  given.automatic = setting == algorithm_setting::automatic;
+  if (given.automatic)
+    resolve_auto_algorithm(problem, given, out, choice);
+  else
+    out.algorithm = setting == algorithm_setting::de ? algorithm_kind::de : algorithm_kind::ga;
   if (const auto de = get("de")) {
     read_operator_section(*de, de_family, problem, 0, &out.de.strategy, out.de);
     if (out.algorithm != algorithm_kind::de)
-      de->fail("differential evolution settings need ga.algorithm: de (the run is a GA)");
+      de->fail(std::string("differential evolution settings need ga.algorithm: de (") +
+               (given.automatic ? "ga.algorithm auto chose ga: " + choice.reason.substr(std::string("auto: ").size())
+                                : std::string("the run is a GA")) +
+               ")");
   }
   if (out.algorithm == algorithm_kind::de)
     for (const std::string& key : ga_only_keys)
@@ -441,6 +501,25 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
     if (const auto elitism = get("elitism"))
       elitism->fail("does not apply to survival plus: the best N of parents and children survive, so the best is "
                     "never lost; remove elitism or use survival: generational");
+}
+
+/// The gradient repair default of `ga.algorithm: auto` chosen as DE: rate 0.2 on a constrained problem on the
+/// CPU backends; 0 on the GPU (`backend: cuda`, or `auto` resolving to it), where the repair is not implemented
+/// and the run must not fail by default.
+void resolve_auto_repair(run_config& cfg, const problem_entry& problem, const ga_given& given) {
+  if (!given.automatic || cfg.ga.algorithm != algorithm_kind::de || given.repair_rate) return;
+  if (!problem.constrained) {
+    cfg.choice.repair = "auto: none, the problem has no constraints";
+    return;
+  }
+  const bool gpu = cfg.backend == backend_kind::cuda ||
+                   (cfg.backend == backend_kind::automatic && resolve_backend(cfg) == backend_kind::cuda);
+  if (gpu) {
+    cfg.choice.repair = "auto: 0 on the GPU, where gradient repair does not run (0.2 on the CPU backends)";
+    return;
+  }
+  cfg.ga.constraints.gradient_repair.rate = auto_repair_rate;
+  cfg.choice.repair = "auto: the measured default";
 }
 
 /// `stop:` — each rule optional; null = off.
@@ -498,7 +577,8 @@ run_config parse_config(const std::string& text, const std::string& source_name,
   const problem_entry problem = read_problem(sections.get("problem"), top, cfg.problem);
   if (const auto p = sections.get("problem"); p && p->node().IsMap() && p->node()["engine"])
     cfg.where["problem.engine"] = source.where("problem.engine", p->node()["engine"].Mark());
-  read_ga(sections.get("ga"), problem, cfg.ga);
+  ga_given given;
+  read_ga(sections.get("ga"), problem, cfg.ga, given, cfg.choice);
   if (const auto stop = sections.get("stop")) read_stop(*stop, cfg.ga.population, cfg.ga.stop);
 
   if (const auto backend = sections.get("backend"))
@@ -511,6 +591,7 @@ run_config parse_config(const std::string& text, const std::string& source_name,
   if (const auto threads = sections.get("threads"))
     cfg.threads = static_cast<int>(detail::read_int(*threads, detail::integer_in(0, backend::tbb::max_threads)));
   if (const auto output = sections.get("output")) read_output(*output, cfg.output);
+  resolve_auto_repair(cfg, problem, given);
   return cfg;
 }
 

@@ -6,6 +6,7 @@
 
 #include <tbb/info.h>
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -97,6 +98,12 @@ problem_entry make_entry(std::string name, std::string description, std::vector<
   e.description = std::move(description);
   e.params = std::move(params);
   e.integer_genes = integer_genes;
+  {
+    std::map<std::string, double> defaults;
+    for (const param_spec& p : e.params) defaults[p.name] = p.default_value;
+    const auto problem = make(real_tag<double>{}, defaults);
+    e.constrained = inequality_count(problem) + equality_count(problem) > 0;
+  }
   e.run = [make](const run_config& cfg, const run_hooks& hooks, int& threads) -> Result {
     if (cfg.precision == precision_kind::float32)
       return solve_on(make(real_tag<float>{}, cfg.problem.params), cfg, hooks, threads);

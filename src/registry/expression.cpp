@@ -139,6 +139,7 @@ problem_entry make_expression_entry(const run_config& cfg) {
   entry.name = cfg.problem.builtin;
   entry.description = "expression problem from " + cfg.source;
   entry.integer_genes = false;
+  entry.constrained = !cfg.problem.expression->constraints.empty();
   entry.run = [](const run_config& c, const run_hooks& hooks, int& threads) -> Result {
     if (c.precision == precision_kind::float32) return run_expression<float>(c, hooks, threads);
     return run_expression<double>(c, hooks, threads);

@@ -35,7 +35,7 @@ TEST_CASE("ga-run without a config solves the embedded seed example 2", "[ga-run
 
 TEST_CASE("ga-run --out and --history write the result JSON and the history CSV", "[ga-run]") {
   scratch_dir dir;
-  const outcome r = ga_run(dir, "--quiet --backend tbb --set ga.generations=50 --set ga.population=5000 --out " +
+  const outcome r = ga_run(dir, "--quiet --backend tbb --set ga.algorithm=ga --set ga.generations=50 --set ga.population=5000 --out " +
                                     (dir / "r.json").string() + " --history " + (dir / "h.csv").string());
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.empty());
@@ -207,6 +207,24 @@ TEST_CASE("ga-run --explain names the operators, their parameters and sources", 
   CHECK_THAT(r.out, Catch::Contains("mutation     polynomial (rate auto (1/dimension), eta 20)  (Deb & Goyal 1996"));
   CHECK_THAT(r.out, Catch::Contains("selection    tournament (size 2)"));
   CHECK_THAT(r.out, Catch::Contains("constraints  feasibility-rules (equality_tolerance 0.0001)  (Deb 2000"));
+}
+
+TEST_CASE("ga-run --explain says how ga.algorithm auto chose", "[ga-run][auto]") {
+  scratch_dir dir;
+  const outcome r = ga_run(dir, "--explain --backend serial");  // the embedded default sets no GA operator
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("algorithm    de (auto: real genes, no GA operator set; the best measured on "
+                                    "docs/quality.md's suite)"));
+  CHECK_THAT(r.out, Catch::Contains("de           shade ("));
+  CHECK_THAT(r.out, Catch::Contains("restarts     after 100 generations without improvement, population x2 each time"));
+  CHECK_THAT(r.out, Catch::Contains("             (auto: the measured default)"));
+  CHECK_THAT(r.out, Catch::Contains("population   10000, generations 300, seed 42\n"));
+  CHECK_THAT(r.out, Catch::Contains("gradient repair gradient (rate 0.2, iterations 3)"));
+  CHECK_THAT(r.out, Catch::Contains("             rate auto: the measured default"));
+  const outcome g = ga_run(dir, "--explain --backend serial --set ga.elitism=4");
+  REQUIRE(g.exit_code == 0);
+  CHECK_THAT(g.out, Catch::Contains("algorithm    ga (auto: ga.elitism is set, a GA operator)"));
+  CHECK_THAT(g.out, Catch::Contains("restarts     none"));
 }
 
 TEST_CASE("ga-run --explain shows the normalized problem and the evaluation path", "[ga-run][expression]") {

@@ -68,7 +68,7 @@ TEST_CASE("ga-run: concurrent compiles of one expression publish one object matc
   std::string cmd;
   for (int i = 0; i < 4; ++i)
     cmd += "(XDG_CACHE_HOME=" + cache + " " + FUSEDGA_GA_RUN + " " + quadratic +
-           " -q --set ga.generations=1 --set ga.population=64 --backend tbb > " +
+           " -q --set ga.algorithm=ga --set ga.generations=1 --set ga.population=64 --backend tbb > " +
            (dir / ("out" + std::to_string(i))).string() + " 2>&1; echo $? > " +
            (dir / ("rc" + std::to_string(i))).string() + ") & ";
   cmd += "wait";

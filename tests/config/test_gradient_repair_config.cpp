@@ -38,9 +38,12 @@ TEST_CASE("gradient repair config: rate and iterations are read", "[config][grad
       problem("interpreter") + "ga: {constraint_handling: {gradient_repair: {rate: 0.25, iterations: 4}}}\n", "r.yaml");
   CHECK(cfg.ga.constraints.gradient_repair.rate == 0.25);
   CHECK(cfg.ga.constraints.gradient_repair.iterations == 4);
-  const run_config off = parse_config(problem("interpreter"), "r.yaml");
-  CHECK(off.ga.constraints.gradient_repair.rate == 0);  // off by default
+  const run_config off = parse_config(problem("interpreter") + "ga: {algorithm: ga}\n", "r.yaml");
+  CHECK(off.ga.constraints.gradient_repair.rate == 0);  // off by default for the GA
   CHECK(off.ga.constraints.gradient_repair.iterations == 3);
+  // ga.algorithm auto (the default) chooses DE with rate 0.2 on a constrained problem off the GPU.
+  CHECK(parse_config(problem("interpreter") + "backend: serial\n", "r.yaml").ga.constraints.gradient_repair.rate ==
+        0.2);
 }
 
 TEST_CASE("gradient repair config: errors are located", "[config][gradient-repair][errors]") {
@@ -65,7 +68,7 @@ TEST_CASE("gradient repair: expression equalities become feasible (interpreter a
     }
     int without = 0, with = 0;
     for (int seed = 1; seed <= 5; ++seed) {
-      const std::string ga = "ga: {population: 200, generations: 60, seed: " + std::to_string(seed);
+      const std::string ga = "ga: {algorithm: ga, population: 200, generations: 60, seed: " + std::to_string(seed);
       run_config cfg = parse_config(problem(engine) + ga + "}\nbackend: serial\n", "r.yaml");
       without += run(cfg).feasible;
       cfg = parse_config(problem(engine) + ga + ", constraint_handling: {gradient_repair: {rate: 0.2}}}\nbackend: tbb\n",

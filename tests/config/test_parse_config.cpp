@@ -414,17 +414,90 @@ TEST_CASE("error: survival, algorithm and de combinations", "[config][errors][su
         "the best is never lost; remove elitism or use survival: generational");
   CHECK(error_of(quadratic + "ga: {survival: comma}\n") ==
         "run.yaml:2:16: ga.survival: expected one of (generational, plus), got comma");
-  CHECK(error_of(quadratic + "ga: {algorithm: es}\n") == "run.yaml:2:17: ga.algorithm: expected one of (ga, de), got es; did you mean ga?");
-  CHECK(error_of(quadratic + "ga: {de: {type: shade}}\n") ==
-        "run.yaml:2:10: ga.de: differential evolution settings need ga.algorithm: de (the run is a GA)");
+  CHECK(error_of(quadratic + "ga: {algorithm: es}\n") ==
+        "run.yaml:2:17: ga.algorithm: expected one of (auto, ga, de), got es; did you mean ga?");
+  CHECK(error_of(quadratic + "ga: {algorithm: ga, de: {type: shade}}\n") ==
+        "run.yaml:2:25: ga.de: differential evolution settings need ga.algorithm: de (the run is a GA)");
+  CHECK(error_of(quadratic + "ga: {elitism: 2, de: {type: shade}}\n") ==
+        "run.yaml:2:22: ga.de: differential evolution settings need ga.algorithm: de (ga.algorithm auto chose ga: "
+        "ga.elitism is set, a GA operator)");
   CHECK(error_of(quadratic + "ga: {algorithm: de, crossover: {type: sbx}}\n") ==
         "run.yaml:2:32: ga.crossover: does not apply to differential evolution (ga.algorithm: de uses ga.de and "
         "one-to-one survival)");
   CHECK(error_of(quadratic + "ga: {algorithm: de, de: {F: 3}}\n") ==
         "run.yaml:2:29: ga.de.F: expected a number in [0, 2], got 3");  // the YAML reader's wording of (0, 2]
   CHECK(error_of("problem: {builtin: seed/gene-sum}\nga: {algorithm: de}\n") ==
-        "run.yaml:2:17: ga.algorithm: expected ga for the integer genes of seed/gene-sum (differential evolution "
-        "needs real genes), got de");
+        "run.yaml:2:17: ga.algorithm: expected ga or auto for the integer genes of seed/gene-sum (differential "
+        "evolution needs real genes), got de");
+}
+
+TEST_CASE("ga.algorithm auto: DE with the measured defaults, else GA", "[config][de][auto]") {
+  const std::string serial = "backend: serial\n";
+  // Real genes, no GA operator: SHADE, IPOP restarts (100, x2), gradient repair 0.2 (constrained, CPU backend).
+  for (const std::string& ga : {std::string(), std::string("ga: {algorithm: auto}\n")}) {
+    const run_config c = parse_config(quadratic + ga + serial, "run.yaml");
+    CHECK(c.ga.algorithm == algorithm_kind::de);
+    CHECK(c.ga.de.strategy == de_strategy::shade);
+    REQUIRE(c.ga.restarts.stall_generations);
+    CHECK(*c.ga.restarts.stall_generations == 100);
+    CHECK(c.ga.restarts.population_growth == 2);
+    CHECK(c.ga.constraints.gradient_repair.rate == 0.2);
+    CHECK(c.choice.automatic);
+    CHECK(c.choice.reason ==
+          "auto: real genes, no GA operator set; the best measured on docs/quality.md's suite");
+    CHECK(c.choice.repair == "auto: the measured default");
+  }
+  // Integer genes: the GA, nothing else changed.
+  run_config c = parse_config("problem: {builtin: seed/gene-sum}\n" + serial, "run.yaml");
+  CHECK(c.ga.algorithm == algorithm_kind::ga);
+  CHECK(c.choice.reason == "auto: integer genes; differential evolution needs real genes");
+  CHECK_FALSE(c.ga.restarts.stall_generations);
+  CHECK(c.ga.constraints.gradient_repair.rate == 0);
+  // A GA-only key: the GA with its own defaults, no restarts, no repair.
+  c = parse_config(quadratic + "ga: {mutation: {eta: 30}}\n" + serial, "run.yaml");
+  CHECK(c.ga.algorithm == algorithm_kind::ga);
+  CHECK(c.choice.reason == "auto: ga.mutation is set, a GA operator");
+  CHECK_FALSE(c.ga.restarts.stall_generations);
+  CHECK(c.ga.constraints.gradient_repair.rate == 0);
+  CHECK(c.choice.repair.empty());
+  // Explicit choices are not touched: de without restarts or repair, as before auto existed.
+  c = parse_config(quadratic + "ga: {algorithm: de}\n" + serial, "run.yaml");
+  CHECK_FALSE(c.choice.automatic);
+  CHECK_FALSE(c.ga.restarts.stall_generations);
+  CHECK(c.ga.constraints.gradient_repair.rate == 0);
+  // On the GPU the repair default is 0 (the repair runs on the CPU backends only).
+  c = parse_config(quadratic + "backend: cuda\n", "run.yaml");
+  CHECK(c.ga.algorithm == algorithm_kind::de);
+  CHECK(c.ga.constraints.gradient_repair.rate == 0);
+  CHECK(c.choice.repair == "auto: 0 on the GPU, where gradient repair does not run (0.2 on the CPU backends)");
+  c = parse_config(quadratic + "backend: auto\n", "run.yaml");
+  const bool gpu = resolve_backend(backend_kind::automatic) == backend_kind::cuda;
+  CHECK(c.ga.constraints.gradient_repair.rate == (gpu ? 0.0 : 0.2));
+  // No constraints: no repair.
+  c = parse_config("problem: {builtin: classic/sphere}\n" + serial, "run.yaml");
+  CHECK(c.ga.algorithm == algorithm_kind::de);
+  CHECK(c.ga.constraints.gradient_repair.rate == 0);
+  CHECK(c.choice.repair == "auto: none, the problem has no constraints");
+  const std::string expression = "problem: {variables: {x: [0, 1], y: [0, 1]}, objective: \"x + y\"";
+  CHECK(parse_config(expression + "}\n" + serial, "run.yaml").ga.constraints.gradient_repair.rate == 0);
+  CHECK(parse_config(expression + ", constraints: [\"x >= y\"]}\n" + serial, "run.yaml")
+            .ga.constraints.gradient_repair.rate == 0.2);
+  // What the user sets wins.
+  c = parse_config(quadratic +
+                       "ga: {restarts: {stall_generations: 7}, de: {type: rand/1/bin},\n"
+                       "     constraint_handling: {gradient_repair: {rate: 0.05}}}\n" + serial,
+                   "run.yaml");
+  CHECK(c.ga.algorithm == algorithm_kind::de);
+  CHECK(c.ga.de.strategy == de_strategy::rand_1_bin);
+  CHECK(*c.ga.restarts.stall_generations == 7);
+  CHECK(c.choice.restarts.empty());
+  CHECK(c.ga.constraints.gradient_repair.rate == 0.05);
+  CHECK(c.choice.repair.empty());
+  c = parse_config(quadratic + "ga: {restarts: null}\n" + serial, "run.yaml");
+  CHECK(c.ga.algorithm == algorithm_kind::de);
+  CHECK_FALSE(c.ga.restarts.stall_generations);
+  // The C++ defaults keep the GA (the library API is unchanged).
+  CHECK(ga_options{}.algorithm == algorithm_kind::ga);
 }
 
 // ------------------------------------------------------------------ --set overrides

@@ -43,6 +43,7 @@ struct problem_entry {
   std::string description;   ///< one line
   std::vector<param_spec> params;
   bool integer_genes = false;
+  bool constrained = false;  ///< has inequality or equality constraints (at its default parameters)
   /// Solves it with `cfg` (problem params already validated). Returns the Result; backend threads in `threads_used`.
   std::function<Result(const run_config& cfg, const run_hooks& hooks, int& threads_used)> run;
 };

@@ -66,11 +66,26 @@ struct output_config {
   std::optional<std::string> history;  ///< history CSV path
 };
 
+/**
+ * How `ga.algorithm` and the settings it brings were chosen. The YAML default is `auto`
+ * (docs/quality.md, "Defaults"), resolved by `parse_config`: differential evolution (SHADE,
+ * IPOP restarts after 100 stalled generations, gradient repair at rate 0.2 on constrained
+ * problems off the GPU) for real genes when no GA-only key is set, else the GA. The C++
+ * `ga_options` defaults are not changed by this (the library API keeps the GA).
+ */
+struct algorithm_choice {
+  bool automatic = false;  ///< `ga.algorithm` was `auto` or not given
+  std::string reason;      ///< why auto chose what it chose, e.g. "auto: integer genes ..."; empty when not automatic
+  std::string restarts;    ///< set when auto chose the restarts, e.g. "auto: the measured default"
+  std::string repair;      ///< set when auto chose the gradient repair rate, with why (e.g. "0 on the GPU")
+};
+
 /// A whole run: what `ga-run` executes.
 struct run_config {
   std::string source = "<embedded>";  ///< config file name, for messages
   problem_config problem;
-  ga_options ga;                       ///< ga: and stop: sections
+  ga_options ga;                       ///< ga: and stop: sections, `ga.algorithm: auto` resolved
+  algorithm_choice choice;             ///< how `ga.algorithm` (and its restarts and repair defaults) were chosen
   backend_kind backend = backend_kind::automatic;
   precision_kind precision = precision_kind::float64;
   int threads = 0;                     ///< 0 = all cores
@@ -91,7 +106,10 @@ struct run_config {
  * `overrides` are `key.path=value` strings (ga-run's `--set`), applied to the
  * YAML tree before validation; `value` is parsed as YAML (a scalar, `[a, b]`
  * or `{k: v}`). Unknown keys, wrong types, out-of-range values and unknown
- * problem or operator names are errors.
+ * problem or operator names are errors. `ga.algorithm: auto` (the default) is
+ * resolved here (`run_config::choice` says how); for `backend: auto` that
+ * probes the GPU once per process (resolve_backend), since the gradient repair
+ * default depends on whether the run is on the GPU.
  *
  * @param text         YAML document
  * @param source_name  file name used in messages
