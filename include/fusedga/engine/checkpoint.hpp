@@ -166,40 +166,39 @@ inline void check_same_run(const checkpoint_reader& in, const std::string& store
   in.fail("is of another run; what differs:" + diff);
 }
 
-/// Writes / reads a history (one record per column, so the format has no padding bytes).
+/// Calls f(name, member) for each column of a history row but `generation` (checkpoint records).
+template <class F>
+void for_each_history_column(F&& f) {
+  f(".best_objective", &generation_stats::best_objective);
+  f(".best_violation", &generation_stats::best_violation);
+  f(".mean_objective", &generation_stats::mean_objective);
+  f(".feasible_fraction", &generation_stats::feasible_fraction);
+  f(".evaluations", &generation_stats::evaluations);
+  f(".elapsed_s", &generation_stats::elapsed_s);
+  f(".not_a_number", &generation_stats::not_a_number);
+}
+
+/// Writes / reads a history, one record per column (so the format has no padding bytes).
 inline void write_history(checkpoint_writer& w, std::string_view prefix, const std::vector<generation_stats>& h) {
   const auto column = [&](const char* name, auto member) {
-    using T = std::decay_t<decltype(h[0].*member)>;
+    using T = std::decay_t<decltype(generation_stats{}.*member)>;
     std::vector<T> c(h.size());
     for (std::size_t i = 0; i < h.size(); ++i) c[i] = h[i].*member;
     w.vector(std::string(prefix) + name, c);
   };
   column(".generation", &generation_stats::generation);
-  column(".best_objective", &generation_stats::best_objective);
-  column(".best_violation", &generation_stats::best_violation);
-  column(".mean_objective", &generation_stats::mean_objective);
-  column(".feasible_fraction", &generation_stats::feasible_fraction);
-  column(".evaluations", &generation_stats::evaluations);
-  column(".elapsed_s", &generation_stats::elapsed_s);
-  column(".not_a_number", &generation_stats::not_a_number);
+  for_each_history_column(column);
 }
 inline std::vector<generation_stats> read_history(checkpoint_reader& r, std::string_view prefix) {
   const std::vector<int> g = r.vector<int>(std::string(prefix) + ".generation");
   std::vector<generation_stats> h(g.size());
   for (std::size_t i = 0; i < h.size(); ++i) h[i].generation = g[i];
-  const auto column = [&](const char* name, auto member) {
-    using T = std::decay_t<decltype(h[0].*member)>;
+  for_each_history_column([&](const char* name, auto member) {
+    using T = std::decay_t<decltype(generation_stats{}.*member)>;
     std::vector<T> c(h.size());
     r.array(std::string(prefix) + name, c.data(), c.size());
     for (std::size_t i = 0; i < h.size(); ++i) h[i].*member = c[i];
-  };
-  column(".best_objective", &generation_stats::best_objective);
-  column(".best_violation", &generation_stats::best_violation);
-  column(".mean_objective", &generation_stats::mean_objective);
-  column(".feasible_fraction", &generation_stats::feasible_fraction);
-  column(".evaluations", &generation_stats::evaluations);
-  column(".elapsed_s", &generation_stats::elapsed_s);
-  column(".not_a_number", &generation_stats::not_a_number);
+  });
   return h;
 }
 
