@@ -296,15 +296,9 @@ int run(int argc, char** argv) {
     if (checkpoint_path.empty()) checkpoint_path = resume_path;
     if (!every_generations && !every_seconds) every_generations = stored.every_generations, every_seconds = stored.every_seconds;
   }
-  if (!resume_path.empty() && config_path.empty()) {
-    // meta holds the checkpoint's config
-  } else if (config_path.empty()) {
-    meta.config = fusedga::default_config_yaml();
-    meta.source = "<embedded default>";
-    meta.overrides = overrides;
-  } else {
-    meta.config = fusedga::read_config_text(config_path);
-    meta.source = config_path;
+  if (resume_path.empty() || !config_path.empty()) {  // else meta holds the checkpoint's config
+    meta.config = config_path.empty() ? fusedga::default_config_yaml() : fusedga::read_config_text(config_path);
+    meta.source = config_path.empty() ? "<embedded default>" : config_path;
     meta.overrides = overrides;
   }
   fusedga::run_config cfg = fusedga::parse_config(meta.config, meta.source, meta.overrides);
