@@ -1,0 +1,143 @@
+"""fusedga.solve: one run, options mirroring the YAML schema of ga-run."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Dict, Mapping, Optional, Union
+
+from . import _core
+from ._expression import Expression
+from ._options import ConfigPlan, ga_overrides, is_config_path, parse
+from ._progress import Progress
+from ._result import Result
+
+__all__ = ["solve", "run_parsed"]
+
+Problem = Union[str, "os.PathLike[str]", Expression]
+
+
+def _plan(problem: Any, params: Optional[Mapping[str, Any]]) -> ConfigPlan:
+    """The base document and problem overrides for ``problem``."""
+    if hasattr(problem, "_add_to"):  # Expression (and other problem objects): their own problem: section
+        plan = ConfigPlan()
+        problem._add_to(plan)
+    elif is_config_path(problem):
+        path = os.fspath(problem)
+        plan = ConfigPlan(text=_core.read_config_text(path), source=path)
+    elif isinstance(problem, str):
+        plan = ConfigPlan()
+        plan.set("solve(problem=...)", "problem.builtin", problem)
+    else:
+        raise TypeError("solve(problem=...): expected a built-in problem name (fusedga.problems()), a YAML config "
+                        f"path or a fusedga.Expression, got {type(problem).__name__}")
+    if params is not None:
+        plan.set("solve(params=...)", "problem.params", params)
+    return plan
+
+
+def run_parsed(config: Any, callback: Optional[Callable[[Any], Any]], progress: bool,
+               native_run: Callable[[Optional[Callable[[Any], Any]]], Dict[str, Any]]) -> Result:
+    """Runs a parsed config: ``native_run(hook)`` calls the native run with the per-generation hook (None when
+    there is neither a callback nor a progress display). Shared by every problem kind."""
+    bar = Progress(config.generations) if progress else None
+    hook = None
+    if bar is not None or callback is not None:
+        def hook(stats: Any) -> Any:
+            if bar is not None:
+                bar.update(stats)
+            if callback is not None:
+                return callback(stats)
+            return None
+    try:
+        fields = native_run(hook)
+    finally:
+        if bar is not None:
+            bar.close()
+    return Result(fields)
+
+
+def solve(
+    problem: Problem,
+    *,
+    population: Optional[int] = None,
+    generations: Optional[int] = None,
+    seed: Optional[int] = None,
+    backend: Optional[str] = None,
+    threads: Optional[int] = None,
+    precision: Optional[str] = None,
+    algorithm: Optional[str] = None,
+    crossover: Union[str, Mapping[str, Any], None] = None,
+    mutation: Union[str, Mapping[str, Any], None] = None,
+    selection: Union[str, Mapping[str, Any], None] = None,
+    constraint_handling: Union[str, Mapping[str, Any], None] = None,
+    stop: Optional[Mapping[str, Any]] = None,
+    params: Optional[Mapping[str, Any]] = None,
+    callback: Optional[Callable[[Any], Any]] = None,
+    progress: bool = False,
+    **ga: Any,
+) -> Result:
+    """Solves ``problem`` with FusedGA and returns the best individual found.
+
+    The options are those of a ga-run YAML config (README "YAML config", ``ga-run --list-operators``), with
+    the same names, defaults and validation; ``None`` (the default) means "not given": the YAML file's value
+    for a config path, else the schema's default (``algorithm="auto"``, ``backend="auto"``).
+
+    Parameters
+    ----------
+    problem : str, os.PathLike or Expression
+        A built-in problem by name (``fusedga.problems()``, e.g. ``"seed/constrained-quadratic"``), a YAML
+        config path (its settings apply; arguments given here override them), or a ``fusedga.Expression``.
+    population, generations, seed : int
+        ``ga.population`` (>= 2), ``ga.generations``, ``ga.seed`` (equal seeds give bitwise equal runs, for any
+        thread count).
+    backend : {"auto", "serial", "tbb", "cuda"}
+    threads : int
+        TBB threads, 0 = all cores.
+    precision : {"double", "float"}
+    algorithm : {"auto", "ga", "de"}
+    crossover, mutation, selection, constraint_handling : dict or str
+        The ``ga:`` sections, e.g. ``crossover={"type": "sbx", "rate": 0.9, "eta": 15}``; a string is
+        ``{"type": string}``. A dict replaces the file's whole section.
+    stop : dict
+        ``stop:`` rules (``evaluations``, ``target``, ``stall_generations``, ``time_limit_s``), set one by one
+        (a file's other rules stay).
+    params : dict
+        ``problem.params`` of a built-in problem, e.g. ``{"dimension": 30}`` for ``classic/*``.
+    callback : callable, optional
+        ``callback(stats: GenerationStats)`` after every generation (generation 0 = the initial population),
+        with the GIL held. Returning ``False`` stops the run after that generation (stop reason
+        ``"interrupted"``); an exception stops it and is raised by solve().
+    progress : bool
+        Show a progress bar on stderr (tqdm when installed, else one line rewritten in place).
+    **ga
+        Any other ``ga:`` key: ``elitism``, ``survival``, ``de``, ``restarts``.
+
+    Returns
+    -------
+    Result
+
+    Raises
+    ------
+    ConfigError
+        An invalid option or problem, located at the argument (``solve(crossover=...): ga.crossover.eta:
+        expected a number >= 0``), the file position, or the Expression field; unknown options and problems
+        are errors too (with a did-you-mean).
+    BackendUnavailable
+        ``backend="cuda"`` where the CUDA backend is not built or no GPU is usable.
+    TypeError
+        ``problem`` of another type.
+
+    The GIL is released while the engine runs. Ctrl-C (SIGINT) stops the run at the end of the current
+    generation and returns the result so far, with ``stop_reason == "interrupted"``.
+    """
+    plan = _plan(problem, params)
+    options: Dict[str, Any] = dict(
+        backend=backend, precision=precision, threads=threads, population=population, generations=generations,
+        seed=seed, algorithm=algorithm, selection=selection, crossover=crossover, mutation=mutation,
+        constraint_handling=constraint_handling, stop=stop)
+    options.update(ga)
+    ga_overrides(plan, "solve", options)
+    config = problem._parse(plan) if hasattr(problem, "_parse") else parse(plan)
+    if hasattr(problem, "_run"):
+        return run_parsed(config, callback, progress, lambda hook: problem._run(config, hook))
+    return run_parsed(config, callback, progress, lambda hook: _core.run(config, hook))

@@ -1,0 +1,72 @@
+#include "result_convert.hpp"
+
+#include <cstdint>
+
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+namespace nb = nanobind;
+
+namespace fusedga::python {
+
+namespace {
+
+/// A 1-D NumPy array that owns `values` (no copy after the move).
+template <class T>
+nb::object to_numpy(std::vector<T> values) {
+  auto* owned = new std::vector<T>(std::move(values));
+  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+  return nb::cast(nb::ndarray<nb::numpy, T, nb::ndim<1>>(owned->data(), {owned->size()}, owner));
+}
+
+/// Column `field` of the history as a NumPy array of T.
+template <class T, class Field>
+nb::object column(const std::vector<generation_stats>& history, Field field) {
+  std::vector<T> out;
+  out.reserve(history.size());
+  for (const generation_stats& s : history) out.push_back(static_cast<T>(s.*field));
+  return to_numpy(std::move(out));
+}
+
+}  // namespace
+
+nb::dict result_to_python(const Result& r, const run_info& info, bool integer_genes,
+                          const std::vector<std::string>& notices) {
+  nb::dict d;
+  if (integer_genes) {
+    std::vector<std::int64_t> genes(r.best_genes.begin(), r.best_genes.end());  // exact: integer genes are stored exactly
+    d["genes"] = to_numpy(std::move(genes));
+  } else {
+    d["genes"] = to_numpy(r.best_genes);
+  }
+  d["variables"] = r.variable_names;
+  d["objective"] = r.objective;
+  d["violation"] = r.violation;
+  d["feasible"] = r.feasible;
+  d["stop_reason"] = std::string(to_string(r.reason));
+  d["generations"] = r.generations;
+  d["evaluations"] = r.evaluations;
+  d["time"] = r.wall_time_s;
+  d["restarts"] = r.restarts;
+  d["not_a_number"] = r.not_a_number;
+  nb::dict h;
+  h["generation"] = column<std::int64_t>(r.history, &generation_stats::generation);
+  h["best_objective"] = column<double>(r.history, &generation_stats::best_objective);
+  h["best_violation"] = column<double>(r.history, &generation_stats::best_violation);
+  h["mean_objective"] = column<double>(r.history, &generation_stats::mean_objective);
+  h["feasible_fraction"] = column<double>(r.history, &generation_stats::feasible_fraction);
+  h["evaluations"] = column<std::int64_t>(r.history, &generation_stats::evaluations);
+  h["elapsed_s"] = column<double>(r.history, &generation_stats::elapsed_s);
+  h["not_a_number"] = column<std::int64_t>(r.history, &generation_stats::not_a_number);
+  d["history"] = h;
+  d["problem"] = info.problem;
+  d["backend"] = info.backend;
+  d["threads"] = info.threads;
+  d["precision"] = info.precision;
+  d["seed"] = info.seed;
+  d["notices"] = notices;
+  return d;
+}
+
+}  // namespace fusedga::python

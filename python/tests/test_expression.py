@@ -1,0 +1,42 @@
+"""Expression problems: the YAML expression problem from Python (CPU JIT or interpreter)."""
+
+import numpy as np
+import pytest
+
+import fusedga
+
+CQ = dict(variables={"x": (1, 25), "y": (3, 7), "z": (-25, 0)},
+          objective="x^2 + 2*y^2 + 3*z^2 + 4*x*y - 5*y*z",
+          constraints=["x + y + z >= 3", "x^2 + z^2 <= 10"], sense="maximize")
+
+
+@pytest.mark.parametrize("engine", ["interpreter", "auto"])
+def test_the_seed_quadratic_as_an_expression_reaches_the_optimum(engine):
+    r = fusedga.solve(fusedga.Expression(**CQ, engine=engine), population=2000, generations=150, seed=3,
+                      backend="tbb")
+    assert r.feasible and r.objective == pytest.approx(263.17395, abs=1e-3)
+    assert r.variables == ("x", "y", "z") and r.x.dtype == np.float64
+
+
+def test_the_interpreter_and_the_jit_agree_with_the_builtin_run():
+    opts = dict(population=300, generations=30, seed=9, backend="tbb", algorithm="ga")
+    interp = fusedga.solve(fusedga.Expression(**CQ, engine="interpreter"), **opts)
+    builtin = fusedga.solve("seed/constrained-quadratic", **opts)
+    assert interp.objective == pytest.approx(builtin.objective, rel=1e-12)
+    assert interp.x == pytest.approx(builtin.x, rel=1e-12)
+
+
+def test_a_vector_variable_comes_back_by_name_as_an_array():
+    e = fusedga.Expression(variables={"v": {"size": 5, "bounds": [-5, 5]}}, objective="sum(i=0:4, (v[i] - 1)^2)",
+                           constants={"unused": 2.0}, name="shifted-sphere")
+    r = fusedga.solve(e, population=500, generations=150, seed=2, backend="tbb")
+    assert r.problem == "shifted-sphere" and len(r.variables) == 5
+    assert r["v"].shape == (5,) and r["v"] == pytest.approx(np.ones(5), abs=1e-2)
+    assert r.objective < 1e-3
+    with pytest.raises(KeyError, match="no such variable"):
+        r["w"]
+
+
+def test_expression_repr_shows_its_fields():
+    assert repr(fusedga.Expression(variables={"x": (0, 1)}, objective="x")) == \
+        "Expression(variables={'x': (0, 1)}, objective='x')"
