@@ -36,7 +36,7 @@ class Expression:
         How it is evaluated on the CPU; ``auto`` (the default) takes the JIT when a C++ compiler is usable.
 
     Nothing is checked here: ``solve`` parses it and raises ``ConfigError`` located at the field, e.g.
-    ``Expression(objective=...): problem.objective: 1:5: unknown variable 'q'``.
+    ``Expression(objective=...): problem.objective: column 5: unknown name 'q'``.
     """
 
     __slots__ = ("variables", "objective", "constraints", "sense", "constants", "name", "engine")
@@ -65,7 +65,10 @@ class Expression:
     def _add_to(self, plan: ConfigPlan) -> None:
         """The ``problem:`` section as overrides, one per field, each labelled ``Expression(field=...)``."""
         for key, value in self._fields().items():
-            plan.set(f"Expression({key}=...)", f"problem.{key}", value)
+            if key in ("objective", "constraints"):
+                plan.set_expressions(f"Expression({key}=...)", f"problem.{key}", value)
+            else:
+                plan.set(f"Expression({key}=...)", f"problem.{key}", value)
 
     def __repr__(self) -> str:
         return "Expression(" + ", ".join(f"{k}={v!r}" for k, v in self._fields().items()) + ")"

@@ -45,7 +45,9 @@ void python_hooks::on_generation(const generation_stats& s) {
     interrupt_.store(true);
     if (e.matches(PyExc_KeyboardInterrupt)) return;
     error_ = std::current_exception();
+    return;
   }
+  check_signals();  // a signal the callback raised (os.kill) counts for this generation, not the next
 }
 
 void python_hooks::rethrow() {

@@ -8,6 +8,7 @@
 #include "bindings.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/result_writer.hpp"
+#include "fusedga/core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "python_hooks.hpp"
 #include "result_convert.hpp"

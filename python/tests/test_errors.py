@@ -92,10 +92,17 @@ def test_cuda_without_a_gpu_is_backend_unavailable():
         fusedga.solve("classic/sphere", backend="cuda", population=10, generations=1)
 
 
-def test_a_malformed_expression_names_the_field():
+def test_a_malformed_expression_names_the_field_and_the_column_in_its_text():
     with pytest.raises(fusedga.ConfigError) as e:
         fusedga.solve(fusedga.Expression(variables={"x": (0, 1)}, objective="x + q"))
-    assert str(e.value).startswith("Expression(objective=...): ") and "q" in str(e.value)
+    assert str(e.value) == "Expression(objective=...): problem.objective: column 5: unknown name 'q'"
+
+
+def test_a_malformed_constraint_names_its_index_and_column():
+    with pytest.raises(fusedga.ConfigError) as e:
+        fusedga.solve(fusedga.Expression(variables={"x": (0, 1)}, objective="x",
+                                         constraints=["x >= 0", "x + * 2 <= 1"]))
+    assert str(e.value).startswith("Expression(constraints=...): problem.constraints[1]: column 5: unexpected '*'")
 
 
 def test_bad_expression_bounds_name_the_variables_field():

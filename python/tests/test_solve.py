@@ -77,7 +77,7 @@ def test_history_is_a_dict_of_arrays_one_row_per_generation():
     for name, column in h.items():
         assert isinstance(column, np.ndarray) and column.shape == (13,), name
     assert h["generation"].dtype == np.int64 and h["generation"].tolist() == list(range(13))
-    assert h["evaluations"].tolist() == [100 * (g + 1) for g in range(13)]
+    assert h["evaluations"].tolist() == [100 + 98 * g for g in range(13)]  # elitism 2 keeps 2 unevaluated
     assert h["best_objective"].dtype == np.float64
     assert np.all((h["feasible_fraction"] >= 0) & (h["feasible_fraction"] <= 1))
     # elitism keeps the best, so the last population's best is the run's best
