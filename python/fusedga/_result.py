@@ -102,7 +102,7 @@ class Result:
         return pandas.DataFrame(self.history)
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{n}={v!r}" for n, v in list(self.genes.items())[:6])
+        shown = ", ".join(f"{n!r}: {v!r}" for n, v in list(self.genes.items())[:6])
         more = f", ... ({len(self.variables) - 6} more)" if len(self.variables) > 6 else ""
         return (f"Result(problem={self.problem!r}, objective={self.objective!r}, violation={self.violation!r}, "
                 f"feasible={self.feasible}, genes={{{shown}{more}}}, stop_reason={self.stop_reason!r}, "

@@ -1,12 +1,12 @@
 // run(config, callback): one run of a parsed config through the registry (built-in and expression problems),
-// the GIL released while the engine works. The steps around the engine call (backend resolution, hooks,
-// outputs, result conversion) are what a batch-problem run shares.
+// the GIL released while the engine works. run_from_python holds the steps every problem kind shares.
+#include "run_from_python.hpp"
+
 #include <optional>
 
 #include <nanobind/stl/string.h>
 
 #include "bindings.hpp"
-#include "fusedga/config/registry.hpp"
 #include "fusedga/config/result_writer.hpp"
 #include "fusedga/core/error.hpp"
 #include "io/atomic_file.hpp"
@@ -17,15 +17,8 @@ namespace nb = nanobind;
 
 namespace fusedga::python {
 
-namespace {
-
-/// Writes the config's `output:` files (result JSON, history CSV), as ga-run does.
-void write_outputs(const run_config& cfg, const Result& r, const run_info& info) {
-  if (cfg.output.result) write_file_atomic(*cfg.output.result, result_json(r, info));
-  if (cfg.output.history) write_file_atomic(*cfg.output.history, history_csv(r));
-}
-
-nb::dict run_config_from_python(const run_config& parsed, nb::object callback) {
+nb::dict run_from_python(const run_config& parsed, nb::object callback, bool integer_genes,
+                         const native_run& engine) {
   run_config cfg = parsed;
   for (const auto& path : {cfg.output.result, cfg.output.history})
     if (path) {  // before the run, as ga-run: a run must not end by failing to write what it found
@@ -42,25 +35,29 @@ nb::dict run_config_from_python(const run_config& parsed, nb::object callback) {
   {
     nb::gil_scoped_release release;
     cfg.backend = resolve_backend(cfg, &notice);
-    r = run(cfg, hooks.hooks(), &threads);
+    r = engine(cfg, hooks.hooks(), &threads);
   }
   hooks.rethrow();
   std::vector<std::string> notices = hooks.notices();
   if (!notice.empty()) notices.insert(notices.begin(), notice);
   const run_info info{cfg.problem.builtin, to_string(cfg.backend), threads, to_string(cfg.precision), cfg.ga.seed};
-  write_outputs(cfg, r, info);
-  const bool integer = !cfg.problem.expression && find_problem(cfg.problem.builtin) &&
-                       find_problem(cfg.problem.builtin)->integer_genes;
-  return result_to_python(r, info, integer, notices);
+  if (cfg.output.result) write_file_atomic(*cfg.output.result, result_json(r, info));
+  if (cfg.output.history) write_file_atomic(*cfg.output.history, history_csv(r));
+  return result_to_python(r, info, integer_genes, notices);
 }
 
-}  // namespace
-
 void bind_run(nb::module_& m) {
-  m.def("run", &run_config_from_python, nb::arg("config"), nb::arg("callback").none() = nb::none(),
-        "run(config, callback=None) -> dict: solves `config` (a RunConfig) with the GIL released; "
-        "`callback(GenerationStats)` runs each generation with the GIL held (False stops the run). Ctrl-C "
-        "stops at the end of the generation (stop_reason 'interrupted').");
+  m.def(
+      "run",
+      [](const run_config& cfg, nb::object callback) {
+        const problem_entry* entry = cfg.problem.expression ? nullptr : find_problem(cfg.problem.builtin);
+        return run_from_python(cfg, std::move(callback), entry != nullptr && entry->integer_genes,
+                               [](const run_config& c, const run_hooks& h, int* threads) { return run(c, h, threads); });
+      },
+      nb::arg("config"), nb::arg("callback").none() = nb::none(),
+      "run(config, callback=None) -> dict: solves `config` (a RunConfig) with the GIL released; "
+      "`callback(GenerationStats)` runs each generation with the GIL held (False stops the run). Ctrl-C "
+      "stops at the end of the generation (stop_reason 'interrupted').");
 }
 
 }  // namespace fusedga::python

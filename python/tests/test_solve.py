@@ -68,6 +68,17 @@ def test_the_file_keeps_its_settings_unless_overridden(root):
     assert r.evaluations >= 10000 * 3  # the file's population, 3 generations
 
 
+def test_a_config_files_outputs_are_written_as_ga_run_writes_them(tmp_path):
+    path = tmp_path / "run.yaml"
+    out, history = tmp_path / "result.json", tmp_path / "history.csv"
+    path.write_text(f"problem: {{builtin: seed/trig-constrained}}\nga: {{population: 60, generations: 3}}\n"
+                    f"output: {{result: {json.dumps(str(out))}, history: {json.dumps(str(history))}}}\n")
+    r = fusedga.solve(path)
+    written = json.loads(out.read_text())
+    assert written["best"]["objective"] == r.objective and written["generations"] == 3
+    assert len(history.read_text().splitlines()) == 1 + len(r.history["generation"])
+
+
 def test_history_is_a_dict_of_arrays_one_row_per_generation():
     r = fusedga.solve("seed/trig-constrained", algorithm="ga", population=100, generations=12, seed=2)
     assert r.generations == 12 and r.stop_reason == "generations"
@@ -117,7 +128,7 @@ def test_to_pandas_without_pandas_is_a_clear_import_error(monkeypatch):
 def test_repr_names_the_essentials():
     r = fusedga.solve("seed/constrained-quadratic", population=100, generations=2, seed=1)
     text = repr(r)
-    assert text.startswith("Result(problem='seed/constrained-quadratic'") and "x=" in text
+    assert text.startswith("Result(problem='seed/constrained-quadratic'") and "genes={'x': " in text
     assert "stop_reason='generations'" in text and "generations=2" in text
 
 
