@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=build-python/venv
 [ -x "$venv/bin/python" ] || "${PYTHON:-python3}" -m venv "$venv"
-py="$venv/bin/python"
+py="$PWD/$venv/bin/python"
 # The build requirements too: --no-build-isolation reuses them (and the CMake build dir) from run to run.
 "$py" -m pip install -q --disable-pip-version-check "scikit-build-core>=0.10" "nanobind>=2.0" "numpy>=1.21" pytest
 settings=(-C build-dir=build-python/cmake)
