@@ -127,9 +127,13 @@ def solve(
     TypeError
         ``problem`` of another type.
 
-    The GIL is released while the engine runs. Ctrl-C (SIGINT) stops the run at the end of the current
-    generation and returns the result so far, with ``stop_reason == "interrupted"``.
+    The GIL is released while the engine runs (other Python threads go on). Ctrl-C (SIGINT) stops the run at
+    the end of the current generation and returns the result so far, with ``stop_reason == "interrupted"``
+    and ``generations`` the number of that generation; signals are seen only when solve runs on the main
+    thread. Concurrent solve() calls from several threads have not been verified: run one at a time.
     """
+    if callback is not None and not callable(callback):
+        raise TypeError(f"solve(callback=...): expected a callable or None, got {type(callback).__name__}")
     plan = _plan(problem, params)
     options: Dict[str, Any] = dict(
         backend=backend, precision=precision, threads=threads, population=population, generations=generations,

@@ -65,8 +65,9 @@ void bind_config(nb::module_& m) {
         "messages) with `key.path=value` overrides applied. Raises ConfigError.");
   m.def("read_config_text", &read_config_text, nb::arg("path"),
         "The text of a config file (at most 16 MiB). Raises ConfigError when it cannot be read.");
-  m.def("problems", &problem_list, "The built-in problems: a list of dicts (name, description, params, "
-                                   "integer_genes, constrained).");
+  m.def("problems", &problem_list,
+        "The built-in problems: a list of dicts (name, description, params, "
+        "integer_genes, constrained).");
   m.def("built_backends", &built_backends, "The backends built into this module, e.g. ['serial', 'tbb'].");
   m.def("cuda_unavailable_reason", &cuda_unavailable_reason,
         "Empty when a GPU is usable by the CUDA backend, else why not.");

@@ -1,7 +1,6 @@
 #include "python_hooks.hpp"
 
 #include <Python.h>
-
 #include <nanobind/stl/string.h>
 
 #include "bindings.hpp"
@@ -75,10 +74,10 @@ void bind_stats(nb::module_& m) {
       .def_ro("elapsed_s", &generation_stats::elapsed_s, "float: seconds since the run started")
       .def_ro("not_a_number", &generation_stats::not_a_number, "int: this population's NaN individuals")
       .def("__repr__", [](const generation_stats& s) {
-        return nb::str("GenerationStats(generation={}, best_objective={!r}, best_violation={!r}, "
-                       "feasible_fraction={!r}, evaluations={}, elapsed_s={!r})")
-            .format(s.generation, s.best_objective, s.best_violation, s.feasible_fraction, s.evaluations,
-                    s.elapsed_s);
+        return nb::str(
+                   "GenerationStats(generation={}, best_objective={!r}, best_violation={!r}, "
+                   "feasible_fraction={!r}, evaluations={}, elapsed_s={!r})")
+            .format(s.generation, s.best_objective, s.best_violation, s.feasible_fraction, s.evaluations, s.elapsed_s);
       });
 }
 

@@ -1,13 +1,13 @@
 #pragma once
 // The run_hooks of one run started from Python: the per-generation callback, Ctrl-C and notices, with the GIL
 // taken only while Python code runs. Shared by every problem kind (built-in, YAML, expression, batch).
+#include <nanobind/nanobind.h>
+
 #include <atomic>
 #include <exception>
 #include <mutex>
 #include <string>
 #include <vector>
-
-#include <nanobind/nanobind.h>
 
 #include "fusedga/config/registry.hpp"
 

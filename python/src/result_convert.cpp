@@ -1,10 +1,10 @@
 #include "result_convert.hpp"
 
-#include <cstdint>
-
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+
+#include <cstdint>
 
 namespace nb = nanobind;
 
@@ -35,7 +35,8 @@ nb::dict result_to_python(const Result& r, const run_info& info, bool integer_ge
                           const std::vector<std::string>& notices) {
   nb::dict d;
   if (integer_genes) {
-    std::vector<std::int64_t> genes(r.best_genes.begin(), r.best_genes.end());  // exact: integer genes are stored exactly
+    std::vector<std::int64_t> genes(r.best_genes.begin(),
+                                    r.best_genes.end());  // exact: integer genes are stored exactly
     d["genes"] = to_numpy(std::move(genes));
   } else {
     d["genes"] = to_numpy(r.best_genes);

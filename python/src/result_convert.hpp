@@ -1,10 +1,10 @@
 #pragma once
 // fusedga::Result -> the plain dict that python/fusedga/_result.py wraps as fusedga.Result. Shared by every
 // problem kind.
+#include <nanobind/nanobind.h>
+
 #include <string>
 #include <vector>
-
-#include <nanobind/nanobind.h>
 
 #include "fusedga/config/result_writer.hpp"
 #include "fusedga/engine/result.hpp"

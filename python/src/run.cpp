@@ -1,10 +1,8 @@
 // run(config, callback): one run of a parsed config through the registry (built-in and expression problems),
 // the GIL released while the engine works. run_from_python holds the steps every problem kind shares.
-#include "run_from_python.hpp"
+#include <nanobind/stl/string.h>
 
 #include <optional>
-
-#include <nanobind/stl/string.h>
 
 #include "bindings.hpp"
 #include "fusedga/config/result_writer.hpp"
@@ -12,13 +10,13 @@
 #include "io/atomic_file.hpp"
 #include "python_hooks.hpp"
 #include "result_convert.hpp"
+#include "run_from_python.hpp"
 
 namespace nb = nanobind;
 
 namespace fusedga::python {
 
-nb::dict run_from_python(const run_config& parsed, nb::object callback, bool integer_genes,
-                         const native_run& engine) {
+nb::dict run_from_python(const run_config& parsed, nb::object callback, bool integer_genes, const native_run& engine) {
   run_config cfg = parsed;
   for (const auto& path : {cfg.output.result, cfg.output.history})
     if (path) {  // before the run, as ga-run: a run must not end by failing to write what it found
@@ -51,8 +49,9 @@ void bind_run(nb::module_& m) {
       "run",
       [](const run_config& cfg, nb::object callback) {
         const problem_entry* entry = cfg.problem.expression ? nullptr : find_problem(cfg.problem.builtin);
-        return run_from_python(cfg, std::move(callback), entry != nullptr && entry->integer_genes,
-                               [](const run_config& c, const run_hooks& h, int* threads) { return run(c, h, threads); });
+        return run_from_python(
+            cfg, std::move(callback), entry != nullptr && entry->integer_genes,
+            [](const run_config& c, const run_hooks& h, int* threads) { return run(c, h, threads); });
       },
       nb::arg("config"), nb::arg("callback").none() = nb::none(),
       "run(config, callback=None) -> dict: solves `config` (a RunConfig) with the GIL released; "

@@ -1,8 +1,8 @@
 #pragma once
 // One run started from Python, whatever the problem kind: the steps around the engine call.
-#include <functional>
-
 #include <nanobind/nanobind.h>
+
+#include <functional>
 
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/run_config.hpp"

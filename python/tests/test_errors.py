@@ -85,6 +85,11 @@ def test_a_problem_of_another_type_is_a_type_error():
         fusedga.solve(42)
 
 
+def test_a_callback_that_is_not_callable_is_a_type_error():
+    with pytest.raises(TypeError, match=r"solve\(callback=\.\.\.\)"):
+        fusedga.solve("classic/sphere", callback=3)
+
+
 def test_cuda_without_a_gpu_is_backend_unavailable():
     if "cuda" in fusedga.backends() and not fusedga._core.cuda_unavailable_reason():
         pytest.skip("a GPU is usable here")
