@@ -26,7 +26,7 @@ struct device_jit_options {
   std::string cache_dir;                  ///< empty: $XDG_CACHE_HOME/fusedga (as the CPU JIT)
   std::vector<std::string> include_dirs;  ///< empty: the FusedGA headers this library was built or installed with
   bool differential_evolution = false;    ///< link the DE kernel instead of the GA's offspring kernel (ga.algorithm: de)
-  std::function<void(const std::string&)> on_notice;  ///< the cache's one-line notices (a refused entry, ...)
+  std::function<void(const std::string&)> on_notice = nullptr;  ///< the cache's one-line notices (a refused entry, ...)
 };
 
 /// What a device_jit_image call did.
