@@ -166,6 +166,12 @@ TEST_CASE("checkpoint: the emulated GPU's checkpoints resume on the serial backe
     require_same_run(serial, resume(p, o, backend::serial{}, checkpoints_of(p, o, emulated_cuda{}, 6)[1]));
     require_same_run(serial, resume(p, o, emulated_cuda{}, checkpoints_of(p, o, backend::serial{}, 6)[1]));
   }
+  SECTION("GA on real genes, SBX and polynomial mutation on an arithmetic problem (means to 1e-12)") {
+    const ga_options o = base(100, 16);
+    const Result serial = solve(CQ{}, o, backend::serial{});
+    require_same_run(serial, resume(CQ{}, o, emulated_cuda{}, checkpoints_of(CQ{}, o, backend::serial{}, 6)[0]), false);
+    require_same_run(serial, resume(CQ{}, o, backend::serial{}, checkpoints_of(CQ{}, o, emulated_cuda{}, 6)[1]), false);
+  }
   SECTION("SHADE on real genes: the same trials, survivors, memories and archive (means to 1e-12)") {
     ga_options o = base(100, 16);
     o.algorithm = algorithm_kind::de;
