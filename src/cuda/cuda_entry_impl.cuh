@@ -20,7 +20,9 @@
 namespace fusedga::detail {
 
 template <class Problem>
-Result cuda_solve(const Problem& problem, const ga_options& options, const backend::cuda& backend) {
+Result cuda_solve(const Problem& problem, const ga_options& options, const backend::cuda& backend,
+                  std::istream* resume, const std::string& resume_source) {
+  if (resume) return solve(problem, options, backend, *resume, resume_source);
   return solve(problem, options, backend);
 }
 
@@ -130,6 +132,7 @@ std::unique_ptr<cuda_bench_target> make_cuda_bench_target(const Problem& problem
 /// Instantiates the CUDA engine's entry points for one problem type (in one .cu file per family).
 #define FUSEDGA_INSTANTIATE_CUDA(...)                                                                                 \
   template ::fusedga::Result fusedga::detail::cuda_solve<__VA_ARGS__>(const __VA_ARGS__&, const ::fusedga::ga_options&, \
-                                                                      const ::fusedga::backend::cuda&);               \
+                                                                      const ::fusedga::backend::cuda&, std::istream*,  \
+                                                                      const std::string&);                              \
   template std::unique_ptr<::fusedga::cuda_bench_target> fusedga::detail::make_cuda_bench_target<__VA_ARGS__>(         \
       const __VA_ARGS__&, const ::fusedga::run_config&)

@@ -16,7 +16,6 @@
 #include "fusedga/core/error.hpp"
 #include "fusedga/core/macros.hpp"
 #include "fusedga/expr/codegen.hpp"
-#include "io/atomic_file.hpp"
 
 // The prebuilt kernels' LTO-IR (fatbins embedded by cmake/embed_file.cmake).
 extern const unsigned char fusedga_expr_lto_f32[];
@@ -234,23 +233,23 @@ std::vector<char> device_jit_image(const program& p, int sm, const device_jit_op
 
   device_jit_stats s;
   s.image_path = image;
-  std::string cubin;
-  if (detail::file_exists(image)) {
-    cubin = detail::read_file(image);
-    s.cache_hit = !cubin.empty() && detail::digest_recorded(sidecar, detail::sha256_hex(cubin));
-  }
-  if (!s.cache_hit) {
+  const detail::notice_function notice = [&](const std::string& line) {
+    s.notices.push_back(line);
+    if (options.on_notice) options.on_notice(line);
+  };
+  // The CPU JIT's cache rules (links, foreign owners, directories refused; the digest of the very bytes loaded).
+  const detail::cached_bytes cubin = detail::cached_or_build(image, sidecar, "", "GPU JIT", notice, [&] {
     const auto t0 = clock_type::now();
     const std::string ir = nvrtc_compile(source, nvrtc);
     s.compile_seconds = seconds_since(t0);
     const auto t1 = clock_type::now();
-    cubin = nvjitlink(ir, kernels, link);
+    std::string linked = nvjitlink(ir, kernels, link);
     s.link_seconds = seconds_since(t1);
-    write_file_atomic(image, cubin);
-    detail::record_digest(sidecar, detail::sha256_hex(cubin));
-  }
+    return linked;
+  });
+  s.cache_hit = cubin.hit;
   if (stats) *stats = s;
-  return std::vector<char>(cubin.begin(), cubin.end());
+  return std::vector<char>(cubin.bytes.begin(), cubin.bytes.end());
 }
 
 template std::vector<char> device_jit_image<float>(const program&, int, const device_jit_options&, device_jit_stats*);

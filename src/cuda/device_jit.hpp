@@ -7,10 +7,14 @@
 // (expr_device_problem.hpp: cuda_expr_module). Private to the runtime.
 //
 // Cache: the CPU JIT's directory ($XDG_CACHE_HOME/fusedga, mode 0700),
-// `<key>.cubin` with a `.sha256` sidecar checked before use. The key covers
+// `<key>.cubin` with a `.cubin.sha256` sidecar, read and checked by the CPU
+// JIT's rules (expr/jit_cache.hpp: cached_or_build): a linked, foreign-owned or
+// group-writable entry or a directory in its place is refused, removed and
+// rebuilt; the digest is that of the very bytes then loaded. The key covers
 // the generated source, the NVRTC and nvJitLink versions, the options, the
 // target architecture, the prebuilt kernels' digest and the library version.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +26,7 @@ struct device_jit_options {
   std::string cache_dir;                  ///< empty: $XDG_CACHE_HOME/fusedga (as the CPU JIT)
   std::vector<std::string> include_dirs;  ///< empty: the FusedGA headers this library was built or installed with
   bool differential_evolution = false;    ///< link the DE kernel instead of the GA's offspring kernel (ga.algorithm: de)
+  std::function<void(const std::string&)> on_notice = nullptr;  ///< the cache's one-line notices (a refused entry, ...)
 };
 
 /// What a device_jit_image call did.
@@ -30,6 +35,7 @@ struct device_jit_stats {
   double compile_seconds = 0;  ///< NVRTC (0 on a cache hit)
   double link_seconds = 0;     ///< nvJitLink (0 on a cache hit)
   std::string image_path;      ///< the cached cubin
+  std::vector<std::string> notices;  ///< the cache's notices (also given to device_jit_options::on_notice)
 };
 
 /// "NVRTC x.y, nvJitLink x.y, kernels LTO-IR for compute_N" (for --explain and reports).

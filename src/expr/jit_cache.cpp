@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <system_error>
@@ -135,6 +136,32 @@ std::optional<std::string> verified_entry(const std::string& object, const std::
     return std::nullopt;
   }
   return std::move(entry.bytes);
+}
+
+void publish_entry(const std::string& object, const std::string& sidecar, const std::string& bytes,
+                   const std::string& what, const notice_function& notice) {
+  std::string failure;
+  try {
+    write_file_atomic(object, bytes);
+    record_digest(sidecar, sha256_hex(bytes));
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  if (!failure.empty() && notice) notice(what + " cache: compiled, but " + failure + "; using it uncached");
+}
+
+cached_bytes cached_or_build(const std::string& object, const std::string& sidecar, const std::string& key,
+                             const std::string& what, const notice_function& notice,
+                             const std::function<std::string()>& build) {
+  cached_bytes c;
+  if (std::optional<std::string> cached = verified_entry(object, sidecar, key, what, notice)) {
+    c.bytes = std::move(*cached);
+    c.hit = true;
+    return c;
+  }
+  c.bytes = build();
+  publish_entry(object, sidecar, c.bytes, what, notice);
+  return c;
 }
 
 module_ptr dlopen_bytes(const std::string& bytes, std::string* why) {

@@ -59,10 +59,42 @@ using notice_function = std::function<void(const std::string&)>;
  * sidecar that is refused (a link, a directory, a foreign or group/other-writable
  * file, unreadable) is removed (unlinked; a directory tree of ours removed)
  * and reported by `notice` in one line naming the file; a digest mismatch is
- * silently a miss. Never throws.
+ * silently a miss. An empty `key` skips the key check (the GPU JIT's cubins
+ * do not carry it; they are loaded by the CUDA driver, which runs no host code
+ * from them). Never throws.
  */
 std::optional<std::string> verified_entry(const std::string& object, const std::string& sidecar, const std::string& key,
                                           const std::string& what, const notice_function& notice);
+
+/**
+ * Publishes `bytes` as the cache entry `object` (written atomically, mode
+ * 0644), then their digest into `sidecar` (after it, so a reader never pairs a
+ * new digest with an old object). A failure (a directory in the way that could
+ * not be removed, a full disk) is said by `notice` in one line ("<what> cache:
+ * compiled, but ...; using it uncached"): the caller uses its bytes anyway.
+ * Never throws.
+ */
+void publish_entry(const std::string& object, const std::string& sidecar, const std::string& bytes,
+                   const std::string& what, const notice_function& notice);
+
+/// What cached_or_build returns: the bytes to use, and whether they came from the cache.
+struct cached_bytes {
+  std::string bytes;
+  bool hit = false;
+};
+
+/**
+ * The cache's lookup-or-build of an entry that is used from memory (the GPU
+ * JIT's cubin): the bytes verified_entry checked (links, foreign owners,
+ * group/other-writable files and directories refused and removed, the digest
+ * of these very bytes compared with `sidecar`), or on a miss the bytes of
+ * `build()` (compile and link), published by publish_entry. The bytes
+ * returned are exactly those checked or built, never read again.
+ * @throws whatever `build` throws.
+ */
+cached_bytes cached_or_build(const std::string& object, const std::string& sidecar, const std::string& key,
+                             const std::string& what, const notice_function& notice,
+                             const std::function<std::string()>& build);
 
 /// A shared object loaded by dlopen_bytes; dlclose'd (and its memfd closed) with the last owner.
 using module_ptr = std::shared_ptr<void>;

@@ -51,12 +51,6 @@ Result solve_or_resume(const Problem& problem, const ga_options& o, const Backen
   return solve(problem, o, backend);
 }
 
-/// Checkpoints need the executor's save/load, which the CUDA executor does not have yet.
-inline void check_checkpoint_backend(const run_hooks& hooks) {
-  if (hooks.checkpoint.write || hooks.resume)
-    throw config_error("--checkpoint / --resume: not yet available on the CUDA backend; use backend: tbb (or serial)");
-}
-
 template <class Problem>
 Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& hooks, int& threads_used) {
   check_constraint_counts(problem, "'" + cfg.problem.builtin + "'");
@@ -70,11 +64,10 @@ Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& 
       return solve_or_resume(problem, o, backend::tbb{cfg.threads}, hooks);
     case backend_kind::cuda:
       check_repair_backend(cfg);
-      check_checkpoint_backend(hooks);
 #if defined(FUSEDGA_WITH_CUDA)
       if constexpr (!has_batch_evaluation<Problem>::value) {
         threads_used = 0;
-        return cuda_solve(problem, o, backend::cuda{});
+        return cuda_solve(problem, o, backend::cuda{}, hooks.resume, hooks.resume_source);
       } else {  // expression problems reach the GPU through the GPU JIT (registry/expression.cpp), not here
         throw backend_unavailable("backend cuda: a host-evaluated expression problem cannot run on the GPU");
       }

@@ -74,12 +74,12 @@ template <class Real>
 Result run_expression_gpu(const run_config& cfg, const run_hooks& hooks, int& threads) {
   const expr::program& p = *cfg.problem.expression;
   check_repair_backend(cfg);
-  check_checkpoint_backend(hooks);
-  const std::shared_ptr<cuda_expr_module> module = gpu_module<Real>(p, cfg.ga.algorithm == algorithm_kind::de);
+  const std::shared_ptr<cuda_expr_module> module = gpu_module<Real>(p, cfg.ga.algorithm == algorithm_kind::de, hooks.on_notice);
   const ga_options o = run_options(cfg, hooks);
   threads = 0;
-  return with_gpu_problem<Real>(p, *module,
-                                [&](const auto& problem) { return cuda_solve(problem, o, backend::cuda{}); });
+  return with_gpu_problem<Real>(p, *module, [&](const auto& problem) {
+    return cuda_solve(problem, o, backend::cuda{}, hooks.resume, hooks.resume_source);
+  });
 }
 #endif
 

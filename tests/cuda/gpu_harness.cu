@@ -1,5 +1,8 @@
 // The CUDA suite's GPU harness (gpu_harness.hpp), compiled by nvcc.
+#include <sstream>
+
 #include <fusedga/backends/cuda.hpp>
+#include <fusedga/solve.hpp>
 #include <fusedga/problems/classic/rastrigin.hpp>
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
 #include <fusedga/problems/seed/gene_sum.hpp>
@@ -26,6 +29,21 @@ host_population<Problem> evaluate_on_gpu(const Problem& p, const fusedga::ga_opt
   e.upload(rows.data(), nullptr, nullptr, nullptr, true);
   return download<Problem>(e, o.population, p.dimension());
 }
+
+template <class Problem>
+fusedga::Result solve_on_gpu_for_checkpoints(const Problem& p, const fusedga::ga_options& o) {
+  return fusedga::solve(p, o, fusedga::backend::cuda{});
+}
+
+template <class Problem>
+fusedga::Result resume_on_gpu(const Problem& p, const fusedga::ga_options& o, const std::string& bytes) {
+  std::istringstream in(bytes);
+  return fusedga::solve(p, o, fusedga::backend::cuda{}, in);
+}
+template fusedga::Result solve_on_gpu_for_checkpoints(const fusedga::problems::ConstrainedQuadratic<double>&,
+                                                      const fusedga::ga_options&);
+template fusedga::Result resume_on_gpu(const fusedga::problems::ConstrainedQuadratic<double>&,
+                                       const fusedga::ga_options&, const std::string&);
 
 #define FUSEDGA_TEST_GPU_EVALUATE(...)                                                                  \
   template host_population<__VA_ARGS__> evaluate_on_gpu<__VA_ARGS__>(const __VA_ARGS__&,                \

@@ -9,6 +9,7 @@
 #include <fusedga/config/registry.hpp>  // cuda_unavailable_reason
 #include <fusedga/engine/generation_stats.hpp>
 #include <fusedga/engine/options.hpp>
+#include <fusedga/engine/result.hpp>
 
 #include "cuda/host_population.hpp"
 
@@ -49,5 +50,13 @@ gpu_run<Problem> run_on_gpu(const Problem& p, const fusedga::ga_options& o, int 
 template <class Problem>
 host_population<Problem> evaluate_on_gpu(const Problem& p, const fusedga::ga_options& o,
                                          const std::vector<fusedga::gene_t<Problem>>& rows);
+
+/// solve(p, o, backend::cuda): a whole run (e.g. with o.checkpoint.write set, to keep its checkpoints).
+template <class Problem>
+fusedga::Result solve_on_gpu_for_checkpoints(const Problem& p, const fusedga::ga_options& o);
+
+/// solve(p, o, backend::cuda, checkpoint): the run resumed from the checkpoint `bytes`.
+template <class Problem>
+fusedga::Result resume_on_gpu(const Problem& p, const fusedga::ga_options& o, const std::string& bytes);
 
 }  // namespace cuda_test

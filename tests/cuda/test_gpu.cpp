@@ -8,7 +8,9 @@
 
 #if defined(FUSEDGA_WITH_CUDA)
 
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <fusedga/config/registry.hpp>
 #include <fusedga/config/run_config.hpp>
@@ -90,6 +92,67 @@ TEST_CASE("gpu: a population larger than the device memory is a clear error sayi
     CHECK_THAT(e.what(), Catch::Contains("at most"));
     CHECK_THAT(e.what(), Catch::Contains("individuals fit"));
   }
+}
+
+TEST_CASE("gpu: a run checkpointed on the GPU resumes there and on the CPU as if uninterrupted", "[cuda][gpu][checkpoint]") {
+  FUSEDGA_REQUIRE_GPU();
+  // Integer genes through the registry (ga-run's path): GPU and CPU runs are bitwise equal, so a GPU checkpoint
+  // resumed on either ends as both uninterrupted runs; the CPU's resumed on the GPU too.
+  const auto config = [](const std::string& backend) {
+    return load_config(std::string(FUSEDGA_SOURCE_DIR) + "/configs/seed-gene-sum.yaml",
+                       {"backend=" + backend, "ga.population=3001", "ga.generations=30", "ga.elitism=4",
+                        "problem.params.genes=40"});
+  };
+  const auto checkpoints = [&](const std::string& backend) {
+    std::vector<std::string> out;
+    run_hooks hooks;
+    hooks.checkpoint.write = [&](const std::string& bytes) { out.push_back(bytes); };
+    hooks.checkpoint.every_generations = 10;
+    run(config(backend), hooks);
+    return out;
+  };
+  const auto resumed = [&](const std::string& backend, const std::string& bytes) {
+    std::istringstream in(bytes);
+    run_hooks hooks;
+    hooks.resume = &in;
+    hooks.resume_source = "ck";
+    return run(config(backend), hooks);
+  };
+  const auto same = [](const Result& a, const Result& b) {
+    REQUIRE(a.generations == b.generations);
+    REQUIRE(a.evaluations == b.evaluations);
+    CHECK(a.objective == b.objective);
+    CHECK(a.best_genes == b.best_genes);
+    REQUIRE(a.history.size() == b.history.size());
+    for (std::size_t g = 0; g < a.history.size(); ++g) {
+      INFO("generation " << g);
+      CHECK(a.history[g].best_objective == b.history[g].best_objective);
+      CHECK(a.history[g].mean_objective == b.history[g].mean_objective);  // integer sums: exact
+      CHECK(a.history[g].feasible_fraction == b.history[g].feasible_fraction);
+    }
+  };
+  const Result gpu = run(config("cuda")), cpu = run(config("serial"));
+  same(gpu, cpu);
+  const std::vector<std::string> gpu_cks = checkpoints("cuda"), cpu_cks = checkpoints("serial");
+  REQUIRE(gpu_cks.size() == 3);
+  for (std::size_t i = 0; i < 2; ++i) {
+    INFO("checkpoint " << i);
+    same(gpu, resumed("cuda", gpu_cks[i]));
+    same(gpu, resumed("serial", gpu_cks[i]));
+    same(gpu, resumed("cuda", cpu_cks[i]));
+  }
+  // Real genes on the GPU alone (its own rounding): resumed bitwise as uninterrupted.
+  ga_options o;
+  o.population = 4099;
+  o.generations = 24;
+  o.elitism = 12;
+  std::vector<std::string> cks;
+  ga_options w = o;
+  w.checkpoint.write = [&](const std::string& bytes) { cks.push_back(bytes); };
+  w.checkpoint.every_generations = 8;
+  const Result whole = solve_on_gpu_for_checkpoints(problems::ConstrainedQuadratic<double>{}, w);
+  REQUIRE(cks.size() == 3);
+  for (std::size_t i = 0; i < 2; ++i) same(whole, resume_on_gpu(problems::ConstrainedQuadratic<double>{}, o, cks[i]));
 }
 
 #endif  // FUSEDGA_WITH_CUDA

@@ -1,4 +1,4 @@
-// The CPU JIT's cache rules (docs/expressions.md, "Caching and its security
+// The JITs' cache rules (docs/expressions.md, "Caching and its security
 // checks"): what is checked before anything is loaded (planted objects, links,
 // foreign or group-writable files), broken entries (a directory where a file
 // was), what a published object contains, and the temporaries of killed
@@ -237,4 +237,127 @@ TEST_CASE("JIT cache: temporaries of killed compiles are removed when the cache 
   CHECK_FALSE(fs::exists(old_live));    // older than an hour, whoever wrote it
   CHECK(fs::exists(live));              // a compile still running here
   CHECK(fs::exists(other_host));        // another host's PID means nothing here: kept until it is old
+}
+
+// The GPU JIT's cubin cache (src/cuda/device_jit.cpp) runs these rules through cached_or_build with its
+// compile-and-link step as `build`; here `build` is a counted stand-in, so no GPU, NVRTC or nvJitLink is needed.
+namespace {
+
+struct cubin_cache {
+  temp_cache temp;
+  fs::path object, sidecar;
+  int builds = 0;
+  std::vector<std::string> notices;
+  cubin_cache() {
+    fusedga::expr::detail::ensure_private_directory(temp.dir());
+    object = fs::path(temp.dir()) / "0123abcd.cubin";
+    sidecar = fs::path(temp.dir()) / "0123abcd.cubin.sha256";
+  }
+  fusedga::expr::detail::cached_bytes get(const std::string& image = "\x7f" "ELF cubin bytes") {
+    notices.clear();
+    return fusedga::expr::detail::cached_or_build(
+        object.string(), sidecar.string(), "", "GPU JIT", [&](const std::string& line) { notices.push_back(line); },
+        [&] {
+          ++builds;
+          return image;
+        });
+  }
+};
+
+}  // namespace
+
+TEST_CASE("GPU JIT cache: built once, then read back with the digest of the very bytes it returns",
+          "[jit][cache][cuda]") {
+  cubin_cache c;
+  const auto first = c.get();
+  CHECK_FALSE(first.hit);
+  CHECK(c.builds == 1);
+  CHECK(contents(c.object) == first.bytes);
+  CHECK(contents(c.sidecar) == fusedga::expr::detail::sha256_hex(first.bytes) + "\n");
+  CHECK((fs::status(c.object).permissions() & (fs::perms::group_write | fs::perms::others_write)) == fs::perms::none);
+  const auto second = c.get();
+  CHECK(second.hit);
+  CHECK(c.builds == 1);
+  CHECK(second.bytes == first.bytes);
+  CHECK(c.notices.empty());
+  // A tampered image is a silent miss: rebuilt, replaced, and the rebuilt bytes are what is returned.
+  std::ofstream(c.object, std::ios::binary | std::ios::app) << "tampered";
+  const auto third = c.get();
+  CHECK_FALSE(third.hit);
+  CHECK(c.builds == 2);
+  CHECK(third.bytes == first.bytes);
+  CHECK(contents(c.object) == first.bytes);
+  CHECK(c.notices.empty());
+}
+
+TEST_CASE("GPU JIT cache: a linked, group-writable or foreign cubin or digest is refused, removed and rebuilt",
+          "[jit][cache][cuda]") {
+  enum class plant { link, group_writable, foreign };
+  for (const plant how : {plant::link, plant::group_writable, plant::foreign}) {
+    if (how == plant::foreign && ::geteuid() != 0) continue;  // only root can make one
+    for (const bool on_sidecar : {false, true}) {
+      cubin_cache c;
+      const std::string genuine_bytes = c.get().bytes;
+      const fs::path entry = on_sidecar ? c.sidecar : c.object;
+      INFO(entry.string() << ", case " << static_cast<int>(how));
+      std::string expected;
+      if (how == plant::link) {  // a link to a genuine copy is still refused (never followed)
+        const fs::path genuine = fs::path(c.temp.dir()) / "genuine";
+        fs::copy_file(entry, genuine);
+        fs::remove(entry);
+        fs::create_symlink(genuine, entry);
+        expected = entry.string() + " is a symbolic link (never followed); removed it, compiling again";
+      } else if (how == plant::group_writable) {
+        fs::permissions(entry, fs::perms::group_write, fs::perm_options::add);
+        expected = entry.string() + " is writable by its group or others; removed it, compiling again";
+      } else {
+        REQUIRE(::chown(entry.c_str(), 4242, 4242) == 0);
+        expected = entry.string() + " is owned by another user (uid 4242); removed it, compiling again";
+      }
+      const auto r = c.get();
+      CHECK_FALSE(r.hit);
+      CHECK(c.builds == 2);
+      CHECK(r.bytes == genuine_bytes);
+      REQUIRE(c.notices.size() == 1);
+      CHECK(c.notices[0] == "GPU JIT cache: " + expected);
+      // replaced by a regular private file: the next call hits
+      CHECK(fs::is_regular_file(fs::symlink_status(entry)));
+      CHECK((fs::status(entry).permissions() & (fs::perms::group_write | fs::perms::others_write)) == fs::perms::none);
+      CHECK(c.get().hit);
+    }
+  }
+}
+
+TEST_CASE("GPU JIT cache: a directory in place of the cubin is removed, or bypassed, with a notice naming it",
+          "[jit][cache][cuda]") {
+  cubin_cache c;
+  const std::string bytes = c.get().bytes;
+  SECTION("removed, rebuilt, cached again") {
+    fs::remove(c.object);
+    fs::create_directories(c.object / "inside");
+    const auto r = c.get();
+    CHECK(r.bytes == bytes);
+    REQUIRE(c.notices.size() == 1);
+    CHECK(c.notices[0] == "GPU JIT cache: " + c.object.string() + " is a directory; removed it, compiling again");
+    CHECK(fs::is_regular_file(c.object));
+    CHECK(c.get().hit);
+  }
+  SECTION("a directory that cannot be removed: every call still returns the image, uncached") {
+    if (::geteuid() == 0) return;  // root removes it anyway
+    fs::remove(c.object);
+    fs::create_directories(c.object / "locked");
+    std::ofstream(c.object / "locked" / "file") << "x";
+    fs::permissions(c.object / "locked", fs::perms::owner_read | fs::perms::owner_exec);
+    for (int run = 0; run < 2; ++run) {
+      const auto r = c.get();
+      CHECK_FALSE(r.hit);
+      CHECK(r.bytes == bytes);
+      REQUIRE(c.notices.size() == 2);
+      CHECK(c.notices[0] ==
+            "GPU JIT cache: " + c.object.string() + " is a directory; cannot remove it, compiling without the cache");
+      CHECK_THAT(c.notices[1], Catch::StartsWith("GPU JIT cache: compiled, but ") &&
+                                   Catch::Contains(c.object.string()) && Catch::EndsWith("; using it uncached"));
+    }
+    fs::permissions(c.object / "locked", fs::perms::owner_all);
+  }
 }

@@ -195,6 +195,9 @@ class engine {
       if (last.size() != 1 || generation_ < 0) r.fail("has an engine state that does not fit");
       last_ = last[0];
       exec_.load_state(r);
+      if constexpr (detail::has_resume<executor_type>::value)
+        exec_.resume(static_cast<std::uint32_t>(generation_) + 1, have_best_, best_key_, best_objective_,
+                     best_violation_);
       fitness_fresh_ = false;
       best_dirty_ = true;
     } else {

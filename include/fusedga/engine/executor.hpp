@@ -32,7 +32,10 @@
 ///
 /// Optional (checkpoints; engine::save/load need them): `ce.save_state(w)` and `e.load_state(r)` with a
 /// `detail::checkpoint_writer` / `checkpoint_reader` (checkpoint_stream.hpp): the current population, the
-/// elites chosen, the kept best, and any adaptive state (DE's memories and archive).
+/// elites chosen, the kept best, and any adaptive state (DE's memories and archive). An executor that keeps
+/// run state of its own (the CUDA one: the generation counter and best-so-far on the device) also has
+/// `e.resume(next_generation, have_best, best_key, best_objective, best_violation)`, which `engine::load`
+/// calls after `load_state` with the engine's run state.
 ///
 /// Every call completes its work before returning (a device executor synchronizes). Summaries
 /// combine tiles in tile order, so they are identical for every thread count. A backend makes its
@@ -128,6 +131,13 @@ struct has_state_io : std::false_type {};
 template <class E>
 struct has_state_io<E, std::void_t<decltype(std::declval<const E&>().save_state(std::declval<checkpoint_writer&>())),
                                    decltype(std::declval<E&>().load_state(std::declval<checkpoint_reader&>()))>>
+    : std::true_type {};
+
+template <class E, class = void>
+struct has_resume : std::false_type {};
+template <class E>
+struct has_resume<E, std::void_t<decltype(std::declval<E&>().resume(std::uint32_t{}, bool{}, typename E::key{},
+                                                                    typename E::fitness{}, typename E::fitness{}))>>
     : std::true_type {};
 
 /// Checks the Executor requirements of `E`, one message per missing member.

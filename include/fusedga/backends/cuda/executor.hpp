@@ -45,6 +45,7 @@
 #include "fusedga/core/error.hpp"
 #include "fusedga/core/population.hpp"
 #include "fusedga/core/problem_traits.hpp"
+#include "fusedga/engine/checkpoint_stream.hpp"
 #include "fusedga/engine/evaluate.hpp"
 #include "fusedga/engine/executor.hpp"
 #include "fusedga/engine/kernel_params.hpp"
@@ -270,6 +271,108 @@ class cuda_executor {
     rt_.synchronize();
   }
 
+  /**
+   * Checkpoints (engine/checkpoint.hpp), in the CPU executor's records and layouts, so a checkpoint written
+   * here resumes on serial or TBB and the other way round: the current population (downloaded), the elites the
+   * last summary chose (the E smallest (key, slot) of the current population, as both executors choose them),
+   * the kept best genes, the dynamic handler's parameters and DE's adaptive state (memories, archive).
+   * Synchronizes.
+   */
+  void save_state(checkpoint_writer& w) const {
+    const std::size_t d = static_cast<std::size_t>(kp_.dimension);
+    std::vector<gene> genes(n_ * d);
+    std::vector<fitness> objective(n_), violation(n_);
+    std::vector<key> keys(n_);
+    download(genes.data(), objective.data(), violation.data(), keys.data());
+    w.vector("population.genes", genes);
+    w.vector("population.objective", objective);
+    w.vector("population.violation", violation);
+    w.vector("population.rank_key", keys);
+    std::vector<candidate<key>> order(n_);
+    for (std::size_t i = 0; i < n_; ++i) order[i] = {keys[i], static_cast<std::uint32_t>(i)};
+    const std::size_t e = std::min(elitism_, n_);
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(e), order.end());
+    std::vector<key> elite_keys(elitism_);
+    std::vector<std::uint32_t> elite_slots(elitism_);
+    for (std::size_t k = 0; k < e; ++k) elite_keys[k] = order[k].key, elite_slots[k] = order[k].slot;
+    w.vector("elites.rank_key", elite_keys);
+    w.vector("elites.slot", elite_slots);
+    std::vector<gene> best(d);
+    fetch_best(best.data());
+    w.vector("best.genes", best);
+    w.value("handler", kp_.handler);
+    const de_state<gene, key> de = download_de();
+    w.vector("de.memory_F", de.memory_F);
+    w.vector("de.memory_CR", de.memory_CR);
+    w.value("de.next_memory", de.next_memory);
+    w.value("de.archive_size", de.archive_size);
+    w.array("de.archive", de.archive.data(), static_cast<std::size_t>(de.archive_size) * d);
+  }
+
+  /**
+   * Restores what save_state (or the CPU executor's) wrote, for a run of the same N, d and options: the
+   * population uploaded and summarized without evaluation, the checkpoint's elites and best genes, the
+   * handler's parameters, DE's state. The engine then calls `resume` with its run state, which the device's
+   * run state (generation counter, best-so-far) needs. @throws checkpoint_error. Synchronizes.
+   */
+  void load_state(checkpoint_reader& r) {
+    const std::size_t d = static_cast<std::size_t>(kp_.dimension);
+    std::vector<gene> genes(n_ * d);
+    std::vector<fitness> objective(n_), violation(n_);
+    std::vector<key> keys(n_);
+    r.array("population.genes", genes.data(), genes.size());
+    r.array("population.objective", objective.data(), n_);
+    r.array("population.violation", violation.data(), n_);
+    r.array("population.rank_key", keys.data(), n_);
+    std::vector<key> elite_keys(elitism_);
+    std::vector<std::uint32_t> elite_slots(elitism_);
+    r.array("elites.rank_key", elite_keys.data(), elite_keys.size());
+    r.array("elites.slot", elite_slots.data(), elite_slots.size());
+    for (const std::uint32_t slot : elite_slots)
+      if (slot >= n_) r.fail("has an elite slot outside the population");
+    std::vector<gene> best(d);
+    r.array("best.genes", best.data(), d);
+    const auto handler = r.value<handler_state<fitness>>("handler");
+    de_state<gene, key> de = is_de() ? de_state<gene, key>(kp_.de, 0, kp_.dimension, 0) : de_state<gene, key>{};
+    r.array("de.memory_F", de.memory_F.data(), de.memory_F.size());
+    r.array("de.memory_CR", de.memory_CR.data(), de.memory_CR.size());
+    de.next_memory = r.value<int>("de.next_memory");
+    de.archive_size = r.value<std::uint32_t>("de.archive_size");
+    if (de.archive_size * d > de.archive.size() ||
+        (!de.memory_F.empty() && (de.next_memory < 0 || de.next_memory >= static_cast<int>(de.memory_F.size()))))
+      r.fail("has DE state that does not fit these options");
+    r.array("de.archive", de.archive.data(), static_cast<std::size_t>(de.archive_size) * d);
+    // Everything read and checked: only now does the device state change.
+    kp_.handler = handler;
+    upload(genes.data(), objective.data(), violation.data(), keys.data(), false, 0);
+    rt_.use_device();
+    if (elitism_ > 0) rt_.to_device(elite_slots_ptr(), elite_slots.data(), elitism_ * sizeof(std::uint32_t));
+    rt_.to_device(best_genes_.data(), best.data(), d * sizeof(gene));
+    host_best_ = best;
+    rt_.synchronize();
+    upload_de(de);
+  }
+
+  /**
+   * After load_state: the device's run state as the engine's — `next_generation` (the generation the next
+   * offspring pass produces) and the best-so-far's rank key, objective and violation (whose genes load_state
+   * restored). Synchronizes.
+   */
+  void resume(std::uint32_t next_generation, bool have_best, key best_key, fitness best_objective,
+              fitness best_violation) {
+    rt_.use_device();
+    state_type s = *host_state_.data();  // the uploaded population's summary (upload synchronized)
+    s.generation = next_generation;
+    s.have_best = have_best ? 1 : 0;
+    s.improved = 0;
+    s.so_far_key = best_key;
+    s.so_far_objective = best_objective;
+    s.so_far_violation = best_violation;
+    *host_state_.data() = s;
+    rt_.to_device(state_.data(), host_state_.data(), sizeof s);
+    rt_.synchronize();
+  }
+
   Runtime& runtime() { return rt_; }
   const Runtime& runtime() const { return rt_; }
 
@@ -303,6 +406,7 @@ class cuda_executor {
   const std::uint32_t* elite_slots() const {
     return cuda_geometry::elites_by_sort(elitism_) ? sort_out_.data() : elites_.data();
   }
+  std::uint32_t* elite_slots_ptr() { return cuda_geometry::elites_by_sort(elitism_) ? sort_out_.data() : elites_.data(); }
 
   /// The finish kernel, then the run state's copy to pinned host memory (read after the next synchronization).
   void enqueue_finish(const view_type& pop, std::uint32_t blocks, std::uint32_t elite_slot_count, bool advance) {
