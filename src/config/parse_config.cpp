@@ -13,6 +13,7 @@
 #include "config/scalar_positions.hpp"
 #include "config/yaml_helpers.hpp"
 #include "fusedga/backends/tbb.hpp"
+#include "fusedga/config/batch_entry.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
@@ -364,6 +365,9 @@ void read_constraint_handling(const located& section, const problem_entry& probl
     read_operator_section(*repair, gradient_repair_family, problem, 0, &kind, out.gradient_repair);
     if (problem.integer_genes && out.gradient_repair.rate > 0)
       repair->fail("gradient repair needs real genes; " + problem.name + " has integer genes (set rate: 0)");
+    if (problem.population_evaluated && out.gradient_repair.rate > 0)
+      repair->fail("gradient repair needs each individual's constraints on their own; " + problem.name +
+                   " is evaluated a population at a time (set rate: 0)");
   }
 }
 
@@ -512,6 +516,11 @@ void resolve_auto_repair(run_config& cfg, const problem_entry& problem, const ga
     cfg.choice.repair = "auto: none, the problem has no constraints";
     return;
   }
+  if (problem.population_evaluated) {
+    cfg.choice.repair = "auto: none, the problem is evaluated a population at a time (the gradient repair needs "
+                        "each individual's constraints)";
+    return;
+  }
   const bool gpu = cfg.backend == backend_kind::cuda ||
                    (cfg.backend == backend_kind::automatic && resolve_backend(cfg) == backend_kind::cuda);
   if (gpu) {
@@ -557,10 +566,9 @@ void read_output(const located& section, output_config& out) {
     }
 }
 
-}  // namespace
-
-run_config parse_config(const std::string& text, const std::string& source_name,
-                        const std::vector<std::string>& overrides) {
+/// parse_config's body; with `batch`, the problem is that one (no `problem:` section allowed).
+run_config parse_any(const std::string& text, const std::string& source_name, const std::vector<std::string>& overrides,
+                     const problem_entry* batch) {
   detail::config_source source(source_name, text);
   YAML::Node root = detail::load_document(text, source);
   const std::string expect_root = "expected a map of sections (" + detail::join(top_level_keys) + ")";
@@ -574,7 +582,17 @@ run_config parse_config(const std::string& text, const std::string& source_name,
 
   run_config cfg;
   cfg.source = source_name;
-  const problem_entry problem = read_problem(sections.get("problem"), top, cfg.problem);
+  problem_entry problem;
+  if (batch) {
+    if (sections.get("problem"))
+      sections.fail_at_key("problem", "not allowed here: the problem (" + batch->name +
+                                          ") is given in code, evaluated a population at a time; remove the "
+                                          "problem: section");
+    problem = *batch;
+    cfg.problem.builtin = batch->name;
+  } else {
+    problem = read_problem(sections.get("problem"), top, cfg.problem);
+  }
   if (const auto p = sections.get("problem"); p && p->node().IsMap() && p->node()["engine"])
     cfg.where["problem.engine"] = source.where("problem.engine", p->node()["engine"].Mark());
   ga_given given;
@@ -586,6 +604,7 @@ run_config parse_config(const std::string& text, const std::string& source_name,
     cfg.backend = detail::read_enum(*backend, by_name(std::vector{backend_kind::serial, backend_kind::tbb,
                                                                   backend_kind::cuda, backend_kind::automatic}));
   if (const auto precision = sections.get("precision"))
+    cfg.where["precision"] = source.where("precision", precision->mark()),
     cfg.precision =
         detail::read_enum(*precision, by_name(std::vector{precision_kind::float64, precision_kind::float32}));
   if (const auto threads = sections.get("threads"))
@@ -593,6 +612,23 @@ run_config parse_config(const std::string& text, const std::string& source_name,
   if (const auto output = sections.get("output")) read_output(*output, cfg.output);
   resolve_auto_repair(cfg, problem, given);
   return cfg;
+}
+
+}  // namespace
+
+run_config parse_config(const std::string& text, const std::string& source_name,
+                        const std::vector<std::string>& overrides) {
+  return parse_any(text, source_name, overrides, nullptr);
+}
+
+run_config parse_batch_config(const batch_spec& spec, const std::string& text, const std::string& source,
+                              const std::vector<std::string>& overrides) {
+  problem_entry entry;
+  entry.name = spec.name;
+  entry.description = "batch problem given in code";
+  entry.constrained = spec.inequality_count + spec.equality_count > 0;
+  entry.population_evaluated = true;
+  return parse_any(text, source, overrides, &entry);
 }
 
 std::string read_config_text(const std::string& path) {

@@ -3,6 +3,13 @@
 /// The CPU executor (engine/executor.hpp's requirements) behind backend::serial
 /// and backend::tbb, which differ only in the `Loop` that runs `f(t)` for every
 /// tile t: the tile passes of engine/passes.hpp over host populations.
+///
+/// Population-batch problems (`evaluate_population`, problem_traits.hpp) take
+/// the second evaluation path: the fused pass without evaluation, ONE
+/// evaluate_population call on the calling thread over the rows it wrote, then
+/// one fused tile pass of violations, rank keys, handler keys and summaries
+/// (rank_values_tile; DE: de_select_tile) over the same tile ranges, so the run
+/// is bitwise the per-individual one for any thread count.
 
 #include <algorithm>
 #include <cstddef>
@@ -43,6 +50,7 @@ class cpu_executor {
   using key = rank_key_t<fitness>;
   using view_type = population_view<gene, fitness>;
   using summary_type = generation_summary<key, fitness>;
+  static constexpr bool population_batch = has_population_evaluation<Problem>::value;
 
   template <class Backend>
   cpu_executor(const Problem&, const kernel_params<Problem>& kp, const Bounds<gene>& bounds, const Backend& backend)
@@ -50,7 +58,12 @@ class cpu_executor {
     kp_.bounds = {bounds_.lower.data(), bounds_.upper.data()};
     const int d = kp.dimension;
     // Before allocating: a run that cannot fit is a clear error, not std::bad_alloc or the OOM killer.
-    check_host_memory({kp.population, d, sizeof(gene), sizeof(fitness), sizeof(key), kp.elitism, 0},
+    const std::size_t m = static_cast<std::size_t>(inequality_count(kp.problem));
+    const std::size_t p = static_cast<std::size_t>(equality_count(kp.problem));
+    const std::size_t batch_row =
+        population_batch ? (m + p) * sizeof(fitness) + (kp.algorithm == algorithm_kind::de ? 2 * sizeof(double) : 0)
+                         : 0;
+    check_host_memory({kp.population, d, sizeof(gene), sizeof(fitness), sizeof(key), kp.elitism, 0, batch_row},
                       available_host_memory());
     a_ = population<gene, fitness>(kp.population, d);
     b_ = population<gene, fitness>(kp.population, d);
@@ -69,6 +82,14 @@ class cpu_executor {
       child_order_.resize(kp.population);
       parent_keys_.resize(kp.population);
     }
+    if constexpr (population_batch) {  // one row of constraint values per individual, written by each call
+      batch_g_.resize(kp.population * m);
+      batch_h_.resize(kp.population * p);
+      if (kp.algorithm == algorithm_kind::de) {
+        batch_F_.resize(kp.population);
+        batch_CR_.resize(kp.population);
+      }
+    }
   }
 
   cpu_executor(const cpu_executor&) = delete;
@@ -78,7 +99,12 @@ class cpu_executor {
     const auto sink = summary();
     const auto kp = kp_;
     const auto pop = src_;
-    loop_.for_each_index(eval_tiles(), [&](std::size_t t) { init_tile(kp, pop, t, sink); });
+    if constexpr (population_batch) {
+      loop_.for_each_index(eval_tiles(), [&](std::size_t t) { init_genes_tile(kp, pop, t); });
+      rank_population(pop);
+    } else {
+      loop_.for_each_index(eval_tiles(), [&](std::size_t t) { init_tile(kp, pop, t, sink); });
+    }
     return finish_generation(src_, eval_tiles(), 0);
   }
 
@@ -86,7 +112,10 @@ class cpu_executor {
     const auto sink = summary();
     const auto kp = kp_;
     const auto pop = src_;
-    loop_.for_each_index(eval_tiles(), [&](std::size_t t) { evaluate_tile(kp, pop, t, sink); });
+    if constexpr (population_batch)
+      rank_population(pop);
+    else
+      loop_.for_each_index(eval_tiles(), [&](std::size_t t) { evaluate_tile(kp, pop, t, sink); });
   }
 
   summary_type next_generation(std::uint32_t generation) {
@@ -104,6 +133,14 @@ class cpu_executor {
     const auto src = src_;
     const auto dst = dst_;
     loop_.for_each_index(offspring_tiles(), [&](std::size_t t) { offspring_tile(kp, src, dst, generation, t, sink); });
+    if constexpr (population_batch) {  // the children [E, N): one call, then ranked per offspring tile
+      const population_values<fitness> values = evaluate_rows(dst, kp_.elitism, kp_.population - kp_.elitism);
+      loop_.for_each_index(offspring_tiles(), [&](std::size_t t) {
+        std::size_t begin, end;
+        offspring_range(kp, t, begin, end);
+        rank_values_tile(kp, dst, begin, end, values, t, sink);
+      });
+    }
     if (kp_.survival == survival_kind::plus) {  // the best N of parents and children, in place in src
       plus_survival(src_, dst_, parent_order_.data(), child_order_.data(), parent_keys_.data());
       loop_.for_each_index(eval_tiles(), [&](std::size_t t) { summarize_tile(src, t, sink); });
@@ -192,6 +229,26 @@ class cpu_executor {
   std::size_t offspring_tiles() const { return (kp_.pairs() + kTilePairs - 1) / kTilePairs; }
   summary_sink<key> summary() { return {totals_.data(), candidates_.data(), capacity_}; }
 
+  // Population-batch problems: the one evaluate_population call over rows [first, first + n) of `pop`, on the
+  // calling thread (it may throw: nothing after it runs). Returns where it wrote the constraint values.
+  population_values<fitness> evaluate_rows(const view_type& pop, std::size_t first, std::size_t n) {
+    if constexpr (population_batch)
+      kp_.problem.evaluate_population(pop.row(first), n, pop.objective + first, batch_g_.data(), batch_h_.data());
+    return {batch_g_.data(), batch_h_.data(), inequality_count(kp_.problem), equality_count(kp_.problem), first};
+  }
+
+  // Population-batch problems: the whole of `pop` evaluated by one call, then ranked per evaluation tile.
+  void rank_population(const view_type& pop) {
+    const auto sink = summary();
+    const auto kp = kp_;
+    const population_values<fitness> values = evaluate_rows(pop, 0, kp_.population);
+    loop_.for_each_index(eval_tiles(), [&](std::size_t t) {
+      std::size_t begin, end;
+      tile_range(t, pop.size, begin, end);
+      rank_values_tile(kp, pop, begin, end, values, t, sink);
+    });
+  }
+
   // One DE generation: pbest order, fused trial pass src → dst with one-to-one selection, archive and memories.
   summary_type de_generation(std::uint32_t generation) {
     if constexpr (std::is_floating_point_v<gene>) {
@@ -201,7 +258,17 @@ class cpu_executor {
       const auto src = src_;
       const auto dst = dst_;
       const auto state = de_.view();
-      loop_.for_each_index(eval_tiles(), [&](std::size_t t) { de_tile(kp, state, src, dst, generation, t, sink); });
+      if constexpr (population_batch) {  // trials, one call over the N trial rows, selection
+        double* F = batch_F_.data();
+        double* CR = batch_CR_.data();
+        loop_.for_each_index(eval_tiles(),
+                             [&](std::size_t t) { de_trial_tile(kp, state, src, dst, generation, t, F, CR); });
+        const population_values<fitness> values = evaluate_rows(dst, 0, kp_.population);
+        loop_.for_each_index(eval_tiles(),
+                             [&](std::size_t t) { de_select_tile(kp, state, src, dst, values, F, CR, t, sink); });
+      } else {
+        loop_.for_each_index(eval_tiles(), [&](std::size_t t) { de_tile(kp, state, src, dst, generation, t, sink); });
+      }
       de_.after_pass(kp_.de, src_, kp_.rng, generation);
       const summary_type s = finish_generation(dst_, eval_tiles(), 0);
       std::swap(src_, dst_);
@@ -260,6 +327,8 @@ class cpu_executor {
   de_state<gene, key> de_;                                   // algorithm de
   std::vector<candidate<key>> parent_order_, child_order_;  // plus survival scratch
   std::vector<key> parent_keys_;
+  std::vector<fitness> batch_g_, batch_h_;  // population-batch problems: N × m and N × p constraint values
+  std::vector<double> batch_F_, batch_CR_;  // population-batch DE: each target's F and CR, trial → selection pass
 };
 
 }  // namespace fusedga::detail

@@ -44,6 +44,9 @@ struct problem_entry {
   std::vector<param_spec> params;
   bool integer_genes = false;
   bool constrained = false;  ///< has inequality or equality constraints (at its default parameters)
+  /// Evaluated a population at a time (config/batch_entry.hpp): no gradient repair, which needs per-individual
+  /// constraints.
+  bool population_evaluated = false;
   /// Solves it with `cfg` (problem params already validated). Returns the Result; backend threads in `threads_used`.
   std::function<Result(const run_config& cfg, const run_hooks& hooks, int& threads_used)> run;
 };

@@ -66,7 +66,8 @@ void check_constraint_family(const std::string& problem_name, const char* count_
 /**
  * Runs `inequalities(x, g)` and `equalities(x, h)` of `problem` once on the host, at the midpoint of its bounds,
  * with sinks that record the indices written, and checks them against `inequality_count()` and
- * `equality_count()`. Problems with `evaluate_batch`, and device-only ones (`host_evaluable`), are not checked (they fold their constraints themselves).
+ * `equality_count()`. Problems with `evaluate_batch` or `evaluate_population`, and device-only ones
+ * (`host_evaluable`), are not checked (they fold their constraints themselves, or write them a population at a time).
  * Cost: one evaluation; host only (the problem's members must be callable on the host, as FUSEDGA_HD ones are).
  * @pre check_problem<Problem>() holds and `problem.bounds()` has `dimension()` entries per side.
  * @throws config_error naming `problem_name`, the declared count and the index written out of range (or the
@@ -75,6 +76,7 @@ void check_constraint_family(const std::string& problem_name, const char* count_
 template <class Problem>
 void check_constraint_counts(const Problem& problem, const std::string& problem_name) {
   if constexpr (detail::host_evaluable<Problem>::value && !detail::has_batch_evaluation<Problem>::value &&
+                !detail::has_population_evaluation<Problem>::value &&
                 (detail::has_inequalities<Problem>::value || detail::has_equalities<Problem>::value)) {
     using gene = gene_t<Problem>;
     const auto b = problem.bounds();

@@ -33,7 +33,8 @@ FUSEDGA_HD inline void constraint_values(const P& p, const gene_t<P>* x, int ni,
 /// Whether constraint_jacobian can serve `P`: its own jacobian, or per-individual constraints for differences.
 template <class P>
 inline constexpr bool has_constraint_jacobian_v =
-    detail::has_jacobian<P>::value || !detail::has_batch_evaluation<P>::value;
+    detail::has_jacobian<P>::value ||
+    (!detail::has_batch_evaluation<P>::value && !detail::has_population_evaluation<P>::value);
 
 /**
  * Writes c (m values) and J (m × d row-major) at the d contiguous genes x.
@@ -54,7 +55,7 @@ FUSEDGA_HD inline int constraint_jacobian(const P& p, const gene_t<P>* x, int d,
     p.jacobian(x, c, J);
     return 1;
   } else {
-    static_assert(!detail::has_batch_evaluation<P>::value,
+    static_assert(!detail::has_batch_evaluation<P>::value && !detail::has_population_evaluation<P>::value,
                   "finite differences need per-individual constraints; batch problems must provide jacobian()");
     const int m = ni + ne;
     constraint_values(p, x, ni, c);

@@ -27,6 +27,16 @@
 ///    equality_count constraints, inequalities g first then equalities h (raw values, before max/abs), and
 ///    J[k·d + j] = ∂c_k/∂x_j (m × d row-major, every entry written). Read by the gradient repair
 ///    (operators/gradient_repair.hpp) only                     [forward finite differences, core/constraint_jacobian.hpp]
+///  - `void evaluate_population(const gene_type* genes, std::size_t n, fitness_type* objective,
+///     fitness_type* inequalities, fitness_type* equalities) const;`
+///    population-batch evaluation (pagmo2's batch fitness evaluator, `bfe`): ONE call per generation over all
+///    the individuals to evaluate — genes n × d row-major (the engine's own population rows, consecutive
+///    slots, read-only, no copy); writes objective[n], inequalities n × m and equalities n × p row-major
+///    (m = inequality_count, p = equality_count; raw values, g <= 0 and |h| <= eps satisfied). Host-only,
+///    called on the thread that drives the engine, on the CPU backends (serial, tbb); backend::cuda refuses it
+///    at compile time. May throw: the exception leaves `solve`. objective(), inequalities(), equalities() are
+///    then not called by the engine, and the gradient repair (per-individual constraints) is a config_error.
+///    The violations are folded from the values by the same sinks, in index order   [per-individual evaluation]
 /// Problems are copied by value into kernels: keep them small and trivially copyable.
 
 #include <cstddef>
@@ -69,6 +79,12 @@ template <class P, class = void>
 struct has_batch_evaluation : std::false_type {};
 template <class P>
 struct has_batch_evaluation<P, void_t<decltype(&P::evaluate_batch)>> : std::true_type {};
+
+/// Whether `P` evaluates a whole population per call (`evaluate_population`, see the top).
+template <class P, class = void>
+struct has_population_evaluation : std::false_type {};
+template <class P>
+struct has_population_evaluation<P, void_t<decltype(&P::evaluate_population)>> : std::true_type {};
 
 template <class P, class = void>
 struct has_gene_type : std::false_type {};
@@ -158,6 +174,16 @@ struct has_batch_signature<
                   std::declval<typename fitness_of<P>::type>(), std::declval<typename fitness_of<P>::type*>(),
                   std::declval<typename fitness_of<P>::type*>()))>> : std::true_type {};
 
+template <class P, class = void>
+struct has_population_signature : std::false_type {};
+template <class P>
+struct has_population_signature<
+    P, void_t<typename P::gene_type,
+              decltype(std::declval<const P&>().evaluate_population(
+                  std::declval<const typename P::gene_type*>(), std::size_t{},
+                  std::declval<typename fitness_of<P>::type*>(), std::declval<typename fitness_of<P>::type*>(),
+                  std::declval<typename fitness_of<P>::type*>()))>> : std::true_type {};
+
 /// `P::sense` is optional; when present it must be a `fusedga::Sense` constant.
 template <class P, class = void>
 struct sense_is_valid : std::true_type {};
@@ -167,7 +193,8 @@ struct sense_is_valid<P, void_t<decltype(P::sense)>>
 
 template <class P>
 struct is_problem : std::bool_constant<has_gene_type<P>::value && has_dimension<P>::value && has_bounds<P>::value &&
-                                       (has_objective<P>::value || has_batch_evaluation<P>::value)> {};
+                                       (has_objective<P>::value || has_batch_evaluation<P>::value ||
+                                        has_population_evaluation<P>::value)> {};
 
 }  // namespace detail
 
@@ -232,7 +259,8 @@ constexpr void check_problem() {
   using namespace detail;
   // Members that mention gene_type are only checked once it exists: one message per defect, not a cascade.
   constexpr bool typed = has_gene_type<P>::value;
-  constexpr bool batch = has_batch_evaluation<P>::value;
+  constexpr bool population = has_population_evaluation<P>::value;
+  constexpr bool batch = has_batch_evaluation<P>::value || population;  // objective() etc. not needed
   static_assert(has_gene_type<P>::value,
                 "FusedGA problem: missing member `using gene_type = double | float | an integer type;`");
   static_assert(!has_gene_type<P>::value || std::is_arithmetic_v<typename gene_or_void<P>::type>,
@@ -243,7 +271,14 @@ constexpr void check_problem() {
   static_assert(sense_is_valid<P>::value,
                 "FusedGA problem: `sense` must be `static constexpr fusedga::Sense sense = Sense::minimize | "
                 "Sense::maximize;`");
-  static_assert(!typed || !batch || has_batch_signature<P>::value,
+  static_assert(!(has_batch_evaluation<P>::value && population),
+                "FusedGA problem: give either the tile-level `evaluate_batch` or the population-level "
+                "`evaluate_population`, not both");
+  static_assert(!typed || !population || has_population_signature<P>::value,
+                "FusedGA problem: `evaluate_population` must be `void evaluate_population(const gene_type* genes, "
+                "std::size_t n, fitness_type* objective, fitness_type* inequalities, fitness_type* equalities) "
+                "const;`");
+  static_assert(!typed || !has_batch_evaluation<P>::value || has_batch_signature<P>::value,
                 "FusedGA problem: `evaluate_batch` must be `void evaluate_batch(const gene_type* x, std::ptrdiff_t "
                 "lane_stride, std::ptrdiff_t gene_stride, int count, fitness_type eps, fitness_type* objective, "
                 "fitness_type* violation) const;`");

@@ -36,23 +36,17 @@ namespace fusedga::detail {
 static_assert(kTileSlots == kShadeSumTargets, "a DE tile's success sums are one entry of shade_state.hpp's");
 
 /**
- * Tile t (targets [t·kTileSlots, ...)) of the DE pass of generation `generation` (>= 1): trials built in
- * their rows of `dst`, evaluated there (evaluate_slots), then each row keeps its trial or gets its target
- * back from `src`; writes the tile's summary into `out` and its success sums and flags into `state`.
+ * The trial half of the DE pass: for targets [begin, end), F_i and CR_i (written to F_of/CR_of[i − begin]),
+ * the trial built in row i of `dst` and its gradient repair (εDEg). Returns the repair's evaluations.
  */
 template <class Problem>
-inline void de_tile(const kernel_params<Problem>& kp, const de_view<gene_t<Problem>>& state,
-                    const population_view<gene_t<Problem>, fitness_t<Problem>>& src,
-                    const population_view<gene_t<Problem>, fitness_t<Problem>>& dst, std::uint32_t generation,
-                    std::size_t t, const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
+inline std::uint32_t de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Problem>>& state,
+                               const population_view<gene_t<Problem>, fitness_t<Problem>>& src,
+                               const population_view<gene_t<Problem>, fitness_t<Problem>>& dst,
+                               std::uint32_t generation, std::size_t begin, std::size_t end, double* F_of,
+                               double* CR_of) {
   using G = gene_t<Problem>;
-  using F = fitness_t<Problem>;
-  using K = rank_key_t<F>;
   static_assert(std::is_floating_point_v<G>, "differential evolution needs real genes (validate rejects others)");
-  std::size_t begin, end;
-  tile_range(t, src.size, begin, end);
-  const std::size_t d = static_cast<std::size_t>(kp.dimension);
-  double F_of[kTileSlots], CR_of[kTileSlots];
   std::uint32_t repair_evaluations = 0;
   for (std::size_t i = begin; i < end; ++i) {
     const de_donors<G> m = de_draw(kp, state, src.genes, static_cast<std::uint32_t>(i), generation);
@@ -61,10 +55,24 @@ inline void de_tile(const kernel_params<Problem>& kp, const de_view<gene_t<Probl
     de_trial(kp, m, src.row(i), static_cast<std::uint32_t>(i), generation, dst.row(i));
     repair_evaluations += repair_trial(kp, static_cast<std::uint32_t>(i), generation, dst.row(i));  // εDEg
   }
-  alignas(64) F obj[kTileSlots], vio[kTileSlots];
-  alignas(64) K key[kTileSlots];
-  evaluate_slots(kp, dst, begin, end, obj, vio, key);
-  if constexpr (!has_batch_evaluation<Problem>::value) apply_handler_keys(kp, obj, vio, key, end - begin);  // ε, SAP
+  return repair_evaluations;
+}
+
+/**
+ * The selection half of the DE pass, tile t = targets [begin, end): the trial in row i of `dst` has objective,
+ * violation and rank key obj/vio/key[i − begin] (its F and CR at F_of/CR_of[i − begin]); each row keeps its
+ * trial when its key is not worse than the target's, else gets its target back from `src`. Writes the tile's
+ * success flags and sums into `state` and its summary (with `repair_evaluations`) into `out`.
+ */
+template <class Problem>
+inline void de_select(const kernel_params<Problem>& kp, const de_view<gene_t<Problem>>& state,
+                      const population_view<gene_t<Problem>, fitness_t<Problem>>& src,
+                      const population_view<gene_t<Problem>, fitness_t<Problem>>& dst, std::size_t t,
+                      std::size_t begin, std::size_t end, const fitness_t<Problem>* obj, const fitness_t<Problem>* vio,
+                      const rank_key_t<fitness_t<Problem>>* key, const double* F_of, const double* CR_of,
+                      std::uint32_t repair_evaluations, const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
+  using G = gene_t<Problem>;
+  const std::size_t d = static_cast<std::size_t>(kp.dimension);
   de_success_sums sums;
   for (std::size_t i = begin; i < end; ++i) {
     const std::size_t l = i - begin;
@@ -89,6 +97,67 @@ inline void de_tile(const kernel_params<Problem>& kp, const de_view<gene_t<Probl
   summarize(dst.objective + begin, dst.violation + begin, dst.rank_key + begin, end - begin, begin, out.totals[t],
             out.best + t * out.capacity, out.capacity);
   out.totals[t].repair_evaluations = repair_evaluations;
+}
+
+/**
+ * Tile t (targets [t·kTileSlots, ...)) of the DE pass of generation `generation` (>= 1): trials built in
+ * their rows of `dst` (de_trials), evaluated there (evaluate_slots), then each row keeps its trial or gets its
+ * target back from `src` (de_select); writes the tile's summary into `out` and its success sums and flags into
+ * `state`.
+ */
+template <class Problem>
+inline void de_tile(const kernel_params<Problem>& kp, const de_view<gene_t<Problem>>& state,
+                    const population_view<gene_t<Problem>, fitness_t<Problem>>& src,
+                    const population_view<gene_t<Problem>, fitness_t<Problem>>& dst, std::uint32_t generation,
+                    std::size_t t, const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
+  using F = fitness_t<Problem>;
+  using K = rank_key_t<F>;
+  std::size_t begin, end;
+  tile_range(t, src.size, begin, end);
+  double F_of[kTileSlots], CR_of[kTileSlots];
+  const std::uint32_t repair_evaluations = de_trials(kp, state, src, dst, generation, begin, end, F_of, CR_of);
+  alignas(64) F obj[kTileSlots], vio[kTileSlots];
+  alignas(64) K key[kTileSlots];
+  evaluate_slots(kp, dst, begin, end, obj, vio, key);
+  if constexpr (!has_batch_evaluation<Problem>::value) apply_handler_keys(kp, obj, vio, key, end - begin);  // ε, SAP
+  de_select(kp, state, src, dst, t, begin, end, obj, vio, key, F_of, CR_of, repair_evaluations, out);
+}
+
+/**
+ * Population-batch problems (`evaluate_population`): the DE pass in two tile passes around the executor's one
+ * evaluate_population call over the N trial rows of `dst`. This is the first, tile t's trials (de_trials),
+ * with F_i and CR_i kept at F_all/CR_all[i] for the second.
+ */
+template <class Problem>
+inline void de_trial_tile(const kernel_params<Problem>& kp, const de_view<gene_t<Problem>>& state,
+                          const population_view<gene_t<Problem>, fitness_t<Problem>>& src,
+                          const population_view<gene_t<Problem>, fitness_t<Problem>>& dst, std::uint32_t generation,
+                          std::size_t t, double* F_all, double* CR_all) {
+  std::size_t begin, end;
+  tile_range(t, src.size, begin, end);
+  de_trials(kp, state, src, dst, generation, begin, end, F_all + begin, CR_all + begin);
+}
+
+/// The second: tile t's trials ranked from the objectives and constraint `values` the call wrote
+/// (rank_population_values), then de_select.
+template <class Problem>
+inline void de_select_tile(const kernel_params<Problem>& kp, const de_view<gene_t<Problem>>& state,
+                           const population_view<gene_t<Problem>, fitness_t<Problem>>& src,
+                           const population_view<gene_t<Problem>, fitness_t<Problem>>& dst,
+                           const population_values<fitness_t<Problem>>& values, const double* F_all,
+                           const double* CR_all, std::size_t t,
+                           const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
+  using F = fitness_t<Problem>;
+  using K = rank_key_t<F>;
+  std::size_t begin, end;
+  tile_range(t, src.size, begin, end);
+  alignas(64) F obj[kTileSlots], vio[kTileSlots];
+  alignas(64) K key[kTileSlots];
+  std::memcpy(obj, dst.objective + begin, (end - begin) * sizeof(F));
+  const std::size_t row = begin - values.first;
+  rank_population_values(kp, obj, values.g + row * static_cast<std::size_t>(values.m), values.m,
+                         values.h + row * static_cast<std::size_t>(values.p), values.p, end - begin, vio, key);
+  de_select(kp, state, src, dst, t, begin, end, obj, vio, key, F_all + begin, CR_all + begin, 0, out);
 }
 
 /// Tile t of a summary-only pass over the stored values of `pop` (after an in-place survivor selection).

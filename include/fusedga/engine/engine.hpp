@@ -244,6 +244,7 @@ class engine {
     check_problem<Problem>();
     const int d = problem.dimension();
     validate(options, d, std::is_floating_point_v<gene>);
+    if constexpr (detail::has_population_evaluation<Problem>::value) validate_population_evaluation(options);
     Bounds<gene> bounds = problem.bounds();
     bounds.validate(d);
     check_constraint_counts(problem, "given to fusedga::engine");

@@ -50,6 +50,22 @@ FUSEDGA_HD inline void evaluate_one(const kernel_params<Problem>& kp, const gene
 }
 
 /**
+ * The total violation of one individual from its raw constraint values — `g` (m inequality values, g_j <= 0
+ * satisfied) and `h` (p equality values, |h_j| <= eps satisfied) — folded by the same sinks as evaluate_one,
+ * inequalities first, each family in index order. A problem whose `inequalities(x, g)` assigns its constraints
+ * in index order gets the same bits both ways. Population-batch problems (problem_traits.hpp).
+ */
+template <class F>
+FUSEDGA_HD inline F violation_of_values(const F* g, int m, const F* h, int p, F eps) {
+  F v = F(0);
+  auto gs = inequality_sink(&v);
+  for (int j = 0; j < m; ++j) gs[j] = g[j];
+  auto hs = equality_sink(&v, eps);
+  for (int j = 0; j < p; ++j) hs[j] = h[j];
+  return v;
+}
+
+/**
  * Dynamic rules (ε-constrained, self-adaptive penalty): the keys of `count`
  * individuals recomputed with the handler's state, after their evaluation.
  * Kept out of evaluate_one so that the static rules' evaluation loops compile
@@ -63,6 +79,25 @@ FUSEDGA_HD inline void apply_handler_keys(const kernel_params<Problem>& kp, cons
                                           std::size_t count) {
   if (!dynamic_rule(kp.rule)) return;
   for (std::size_t i = 0; i < count; ++i) key[i] = rank_key_of(kp, objective[i], violation[i]);
+}
+
+/**
+ * Population-batch problems (`evaluate_population`, problem_traits.hpp): the violations and rank keys of
+ * `count` consecutive individuals whose objectives the problem wrote (`objective[i]`) with their raw
+ * constraint values in rows of `g` (m per individual) and `h` (p per individual), row-major; writes
+ * `violation[i]` (violation_of_values) and `key[i]` exactly as evaluate_one then apply_handler_keys do. Host.
+ */
+template <class Problem>
+inline void rank_population_values(const kernel_params<Problem>& kp, const fitness_t<Problem>* objective,
+                                   const fitness_t<Problem>* g, int m, const fitness_t<Problem>* h, int p,
+                                   std::size_t count, fitness_t<Problem>* violation,
+                                   rank_key_t<fitness_t<Problem>>* key) {
+  for (std::size_t i = 0; i < count; ++i) {
+    violation[i] = violation_of_values(g + i * static_cast<std::size_t>(m), m, h + i * static_cast<std::size_t>(p),
+                                       p, kp.equality_tolerance);
+    key[i] = make_rank_key(objective[i], violation[i], sense_of<Problem>(), kp.rule, kp.penalty_weight);
+  }
+  apply_handler_keys(kp, objective, violation, key, count);
 }
 
 /**

@@ -27,13 +27,17 @@ struct host_run_shape {
   std::size_t gene_bytes = 0, fitness_bytes = 0, key_bytes = 0;
   std::size_t elitism = 0;
   int generations = 0;  ///< history rows reserved up front: min(generations + 1, 2^16)
+  /// Population-batch problems (`evaluate_population`): scratch bytes per individual, (m + p) constraint
+  /// values, plus F and CR (two doubles) under DE; 0 otherwise.
+  std::size_t batch_row_bytes = 0;
 };
 
 /**
  * Host bytes the CPU executor and engine allocate for `s` (cpu_executor.hpp,
  * engine.hpp): two populations of (N+1)·d genes and (N+1) objectives,
  * violations and rank keys (double buffering), per-tile totals and elite
- * candidates (tiles of 64 slots), and the history reserved up front. Computed
+ * candidates (tiles of 64 slots), the history reserved up front, and a population-batch problem's
+ * scratch (constraint values, DE's F and CR) for N + 1 individuals. Computed
  * in long double, so absurd sizes give a huge number, never a wrapped one. Pure.
  */
 inline long double host_run_bytes(const host_run_shape& s) {
@@ -42,7 +46,8 @@ inline long double host_run_bytes(const host_run_shape& s) {
   const long double tiles = (static_cast<long double>(s.population) + 63) / 64;
   const long double capacity = std::min<long double>(std::max<std::size_t>(s.elitism, 1), 64);
   const long double history = std::min<long double>(static_cast<long double>(s.generations) + 1, 65536.0L) * 64;
-  return 2 * n1 * row + tiles * (16 + 16 * capacity) + 16.0L * s.elitism + history;
+  return 2 * n1 * row + tiles * (16 + 16 * capacity) + 16.0L * s.elitism + history +
+         n1 * static_cast<long double>(s.batch_row_bytes);
 }
 
 /// Memory this process can still allocate, bytes, and where that figure comes from.

@@ -8,7 +8,10 @@
 ///  - `offspring_tile`: the fused offspring pass — tournament selection →
 ///    crossover → mutation → bound repair → gradient repair (when its rate is
 ///    above 0, repair_pass.hpp) → evaluation → write, with the child's
-///    genes never re-read from memory to be evaluated.
+///    genes never re-read from memory to be evaluated. For population-batch
+///    problems (`evaluate_population`) it stops after the write: the executor
+///    then makes one evaluate_population call over the children and runs
+///    `rank_values_tile` over the same tile ranges.
 
 #include <cstddef>
 #include <cstdint>
@@ -88,15 +91,75 @@ inline void evaluate_tile(const kernel_params<Problem>& kp, const population_vie
   summarize(obj, vio, key, count, begin, out.totals[t], out.best + t * out.capacity, out.capacity);
 }
 
-/// Tile t of the initial population: genes uniform in the bounds (initial_genes.hpp), then evaluated.
+/// Tile t of the initial population's genes: uniform in the bounds (initial_genes.hpp), not evaluated.
 template <class Problem>
-inline void init_tile(const kernel_params<Problem>& kp, const population_view<gene_t<Problem>, fitness_t<Problem>>& pop,
-                      std::size_t t, const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
+inline void init_genes_tile(const kernel_params<Problem>& kp,
+                            const population_view<gene_t<Problem>, fitness_t<Problem>>& pop, std::size_t t) {
   std::size_t begin, end;
   tile_range(t, pop.size, begin, end);
   for (std::size_t i = begin; i < end; ++i)
     for (int b = 0; 4 * b < kp.dimension; ++b) initial_gene_block(kp, static_cast<std::uint32_t>(i), b, pop.row(i));
+}
+
+/// Tile t of the initial population: genes uniform in the bounds (initial_genes.hpp), then evaluated.
+template <class Problem>
+inline void init_tile(const kernel_params<Problem>& kp, const population_view<gene_t<Problem>, fitness_t<Problem>>& pop,
+                      std::size_t t, const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
+  init_genes_tile(kp, pop, t);
   evaluate_tile(kp, pop, t, out);
+}
+
+/// The constraint values that one `evaluate_population` call wrote (problem_traits.hpp): slot s of the
+/// population has its m inequality values at g[(s − first)·m ...] and its p equality values at
+/// h[(s − first)·p ...].
+template <class Fitness>
+struct population_values {
+  const Fitness* g;
+  const Fitness* h;
+  int m, p;
+  std::size_t first;
+};
+
+/**
+ * Population-batch problems: slots [begin, end) of `pop`, whose objectives `evaluate_population` wrote, get
+ * their violations and rank keys from `values` (rank_population_values: the arithmetic of evaluate_one), then
+ * the summary of those slots goes to tile t of `out`. The caller gives the ranges of the per-individual pass
+ * it replaces (evaluation tiles, or offspring tiles), so summaries combine in the same order, bit for bit.
+ */
+template <class Problem>
+inline void rank_values_tile(const kernel_params<Problem>& kp,
+                             const population_view<gene_t<Problem>, fitness_t<Problem>>& pop, std::size_t begin,
+                             std::size_t end, const population_values<fitness_t<Problem>>& values, std::size_t t,
+                             const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
+  const std::size_t row = begin - values.first;
+  rank_population_values(kp, pop.objective + begin, values.g + row * static_cast<std::size_t>(values.m), values.m,
+                         values.h + row * static_cast<std::size_t>(values.p), values.p, end - begin,
+                         pop.violation + begin, pop.rank_key + begin);
+  summarize(pop.objective + begin, pop.violation + begin, pop.rank_key + begin, end - begin, begin, out.totals[t],
+            out.best + t * out.capacity, out.capacity);
+}
+
+/// Slots [begin, end) of offspring tile t (2·kTilePairs children from slot E on), as offspring_tile fills them.
+template <class Problem>
+inline void offspring_range(const kernel_params<Problem>& kp, std::size_t t, std::size_t& begin, std::size_t& end) {
+  begin = kp.elitism + 2 * static_cast<std::size_t>(kTilePairs) * t;
+  end = begin + 2 * kTilePairs < kp.population ? begin + 2 * kTilePairs : kp.population;
+}
+
+/// Writes the `count` children of a staged group (child 2l from c1 lane l, 2l + 1 from c2) to consecutive rows.
+template <int P, class G>
+FUSEDGA_INLINE void store_staged_children(const G* c1, const G* c2, int d, std::size_t count,
+                                          G* FUSEDGA_RESTRICT child_rows) {
+  if (count == 2 * P) {
+    for (int j = 0; j < d; ++j)
+      for (int l = 0; l < P; ++l) {
+        child_rows[(2 * l) * d + j] = c1[j * P + l];
+        child_rows[(2 * l + 1) * d + j] = c2[j * P + l];
+      }
+  } else {
+    for (std::size_t c = 0; c < count; ++c)
+      for (int j = 0; j < d; ++j) child_rows[c * d + j] = (c % 2 == 0 ? c1 : c2)[j * P + c / 2];
+  }
 }
 
 /// Plans P pairs: tournament winners, the pair-level crossover decision and k-point cut points.
@@ -182,6 +245,11 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
         c2[j * P + l] = src.genes[static_cast<std::size_t>(p2[l]) * d + j];
       }
     vary<P>(kp, first_pair, generation, plan, c1, c2);
+    if constexpr (has_population_evaluation<Problem>::value) {
+      // evaluated after the pass, by one evaluate_population call; ranked and summarized by rank_values_tile
+      store_staged_children<P>(c1, c2, d, end_slot - first_slot, dst.row(first_slot));
+      return;
+    }
     const std::uint32_t repair_evaluations = repair_children<P>(kp, first_pair, generation, c1, c2, end_slot - first_slot);
     using F = fitness_t<Problem>;
     using K = rank_key_t<F>;
@@ -198,7 +266,7 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
           vio[2 * l + c] = v[c][l];
           key[2 * l + c] = k[c][l];
         }
-    } else {
+    } else if constexpr (!has_population_evaluation<Problem>::value) {  // (those returned above)
       for (int l = 0; l < P; ++l) {
         evaluate_one<P>(kp, c1 + l, obj[2 * l], vio[2 * l], key[2 * l]);
         evaluate_one<P>(kp, c2 + l, obj[2 * l + 1], vio[2 * l + 1], key[2 * l + 1]);
@@ -208,17 +276,7 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
     // The tile's children are consecutive slots [first_slot, end_slot):
     // child 2l comes from c1 lane l, child 2l+1 from c2 lane l.
     const std::size_t count = end_slot - first_slot;
-    G* FUSEDGA_RESTRICT child_rows = dst.row(first_slot);
-    if (count == 2 * P) {
-      for (int j = 0; j < d; ++j)
-        for (int l = 0; l < P; ++l) {
-          child_rows[(2 * l) * d + j] = c1[j * P + l];
-          child_rows[(2 * l + 1) * d + j] = c2[j * P + l];
-        }
-    } else {
-      for (std::size_t c = 0; c < count; ++c)
-        for (int j = 0; j < d; ++j) child_rows[c * d + j] = (c % 2 == 0 ? c1 : c2)[j * P + c / 2];
-    }
+    store_staged_children<P>(c1, c2, d, count, dst.row(first_slot));
     for (std::size_t c = 0; c < count; ++c) {
       dst.objective[first_slot + c] = obj[c];
       dst.violation[first_slot + c] = vio[c];
@@ -241,11 +299,12 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
       pair_plan<1> one{{p1[l]}, {p2[l]}, {plan.crosses[l]}, {plan.cut_lo[l]}, {plan.cut_hi[l]}};
       vary<1>(kp, pr, generation, one, r1, r2);
       repair_evaluations += repair_children<1>(kp, pr, generation, r1, r2, s + 1 < n ? 2 : 1);
-      if constexpr (!has_batch_evaluation<Problem>::value) {
+      if constexpr (!has_batch_evaluation<Problem>::value && !has_population_evaluation<Problem>::value) {
         evaluate_one<1>(kp, r1, dst.objective[s], dst.violation[s], dst.rank_key[s]);
         evaluate_one<1>(kp, r2, dst.objective[s + 1], dst.violation[s + 1], dst.rank_key[s + 1]);
       }
     }
+    if constexpr (has_population_evaluation<Problem>::value) return;  // as the staged branch
     if constexpr (has_batch_evaluation<Problem>::value)  // the tile's child rows are consecutive
       evaluate_batch(kp, dst.row(first_slot), d, 1, static_cast<int>(end_slot - first_slot), dst.objective + first_slot,
                      dst.violation + first_slot, dst.rank_key + first_slot);

@@ -21,9 +21,11 @@
 namespace fusedga::detail {
 
 /// Whether the gradient repair can run on `Problem`: real genes stored as the fitness type, and a Jacobian (its own
-/// or by finite differences over per-individual constraints).
+/// or by finite differences over per-individual constraints); never for population-batch problems, whose
+/// constraints come a population at a time (validate_population_evaluation rejects the repair for them).
 template <class Problem>
 inline constexpr bool repairable_v = std::is_floating_point_v<gene_t<Problem>> &&
+                                     !has_population_evaluation<Problem>::value &&
                                      std::is_same_v<gene_t<Problem>, fitness_t<Problem>> &&
                                      has_constraint_jacobian_v<Problem>;
 

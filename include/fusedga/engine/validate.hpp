@@ -94,4 +94,16 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
   detail::check_genes(mutation_family, o.mutation.kind, real_genes);
 }
 
+/**
+ * Checks the options a population-batch problem (problem_traits.hpp, `evaluate_population`) cannot run with:
+ * the gradient repair needs each individual's constraints (and their Jacobian) on their own, one at a time.
+ * @throws config_error naming ga.constraint_handling.gradient_repair when its rate is above 0.
+ */
+inline void validate_population_evaluation(const ga_options& o) {
+  detail::check_range(!(o.constraints.gradient_repair.rate > 0),
+                      "ga.constraint_handling.gradient_repair: the problem is evaluated a population at a time "
+                      "(evaluate_population), and the gradient repair needs each individual's constraints on "
+                      "their own; set rate: 0");
+}
+
 }  // namespace fusedga

@@ -73,6 +73,9 @@ class cuda_executor {
   static_assert(
       !has_batch_evaluation<Problem>::value,
       "backend::cuda: problems with a host-only evaluate_batch (expression problems) run on the CPU backends");
+  static_assert(!has_population_evaluation<Problem>::value,
+                "backend::cuda: population-batch problems (evaluate_population, a host call per generation) run on "
+                "the CPU backends (serial, tbb)");
 
   template <class Backend>
   cuda_executor(const Problem& problem, const kernel_params<Problem>& kp, const Bounds<gene>& bounds,

@@ -1,0 +1,124 @@
+// Population-batch problems given in code (config/batch_entry.hpp): a problem type over the spec, one
+// instantiation per sense (a compile-time part of the problem concept, as for expression problems), solved on
+// the CPU backends.
+#include "fusedga/config/batch_entry.hpp"
+
+#include <tbb/info.h>
+
+#include <cmath>
+#include <string>
+
+#include "fusedga/core/error.hpp"
+#include "registry/entry.hpp"
+
+namespace fusedga {
+
+namespace detail {
+namespace {
+
+/// The problem concept over a batch_spec (held by pointer: trivially copyable, one indirect call per generation).
+template <Sense S>
+struct batch_problem {
+  using gene_type = double;
+  using fitness_type = double;
+  static constexpr Sense sense = S;
+  const batch_spec* spec;
+
+  int dimension() const { return spec->dimension; }
+  int inequality_count() const { return spec->inequality_count; }
+  int equality_count() const { return spec->equality_count; }
+  Bounds<double> bounds() const { return Bounds<double>(spec->lower, spec->upper); }
+  std::vector<std::string> variable_names() const {
+    if (!spec->variable_names.empty()) return spec->variable_names;
+    std::vector<std::string> names;
+    for (int j = 0; j < spec->dimension; ++j) names.push_back("x[" + std::to_string(j) + "]");
+    return names;
+  }
+  void evaluate_population(const double* genes, std::size_t n, double* objective, double* inequalities,
+                           double* equalities) const {
+    spec->evaluate(genes, n, spec->dimension, objective, spec->inequality_count > 0 ? inequalities : nullptr,
+                   spec->equality_count > 0 ? equalities : nullptr);
+  }
+};
+
+/// What identifies a batch problem in a checkpoint: its name, shape, sense and bounds (the function itself
+/// cannot be compared).
+std::string batch_problem_id(const batch_spec& spec) {
+  std::string id = "batch " + spec.name + " d=" + std::to_string(spec.dimension) +
+                   " m=" + std::to_string(spec.inequality_count) + " p=" + std::to_string(spec.equality_count) +
+                   " " + to_string(spec.sense);
+  for (int j = 0; j < spec.dimension; ++j)
+    id += " [" + exact_number(spec.lower[static_cast<std::size_t>(j)]) + ", " +
+          exact_number(spec.upper[static_cast<std::size_t>(j)]) + "]";
+  return id;
+}
+
+template <class Problem>
+Result solve_batch(const Problem& problem, const batch_spec& spec, const run_config& cfg, const run_hooks& hooks,
+                   int& threads_used) {
+  ga_options o = cfg.ga;
+  o.on_generation = hooks.on_generation;
+  o.interrupt = hooks.interrupt;
+  o.checkpoint = hooks.checkpoint;
+  if (o.checkpoint.write || hooks.resume) o.checkpoint.problem_id = batch_problem_id(spec);
+  if (cfg.backend == backend_kind::serial) {
+    threads_used = 1;
+    return solve_or_resume(problem, o, backend::serial{}, hooks);
+  }
+  threads_used = cfg.threads > 0 ? cfg.threads : ::tbb::info::default_concurrency();
+  return solve_or_resume(problem, o, backend::tbb{cfg.threads}, hooks);
+}
+
+}  // namespace
+}  // namespace detail
+
+void validate_batch_spec(const batch_spec& spec) {
+  const std::string where = "batch problem '" + spec.name + "': ";
+  const auto fail = [&](const std::string& what) { throw config_error(where + what); };
+  const int d = spec.dimension;
+  if (d < 1) fail("dimension: expected an integer >= 1, got " + std::to_string(d));
+  const auto check_side = [&](const std::vector<double>& side, const char* name) {
+    if (side.size() != static_cast<std::size_t>(d))
+      fail(std::string(name) + ": expected " + std::to_string(d) + " values (dimension), got " +
+           std::to_string(side.size()));
+    for (std::size_t j = 0; j < side.size(); ++j)
+      if (!std::isfinite(side[j]))
+        fail(std::string(name) + "[" + std::to_string(j) + "]: expected a finite number, got " +
+             detail::exact_number(side[j]));
+  };
+  check_side(spec.lower, "lower");
+  check_side(spec.upper, "upper");
+  for (std::size_t j = 0; j < spec.lower.size(); ++j)
+    if (spec.lower[j] > spec.upper[j])
+      fail("bounds[" + std::to_string(j) + "]: expected lower <= upper, got lower " +
+           detail::exact_number(spec.lower[j]) + " > upper " + detail::exact_number(spec.upper[j]));
+  if (!spec.variable_names.empty() && spec.variable_names.size() != static_cast<std::size_t>(d))
+    fail("variable_names: expected none (x[0], x[1], ...) or " + std::to_string(d) + " names (dimension), got " +
+         std::to_string(spec.variable_names.size()));
+  if (spec.inequality_count < 0)
+    fail("inequality_count: expected an integer >= 0, got " + std::to_string(spec.inequality_count));
+  if (spec.equality_count < 0)
+    fail("equality_count: expected an integer >= 0, got " + std::to_string(spec.equality_count));
+  if (!spec.evaluate) fail("evaluate: expected a fitness function, got none");
+}
+
+Result run_batch(const batch_spec& spec, const run_config& cfg, const run_hooks& hooks, int* threads_used) {
+  validate_batch_spec(spec);
+  if (cfg.backend == backend_kind::cuda)
+    throw config_error(cfg.located("backend") +
+                       "cuda cannot run a batch problem: its fitness function is a host call per generation; use "
+                       "backend: tbb (or serial, or auto)");
+  if (cfg.precision == precision_kind::float32)
+    throw config_error(cfg.located("precision") + "batch problems run in double precision (genes and fitness "
+                                                  "are double arrays); use precision: double");
+  run_config resolved = cfg;
+  if (resolved.backend == backend_kind::automatic) resolved.backend = backend_kind::tbb;  // the host call's backend
+  int threads = 0;
+  Result r = spec.sense == Sense::maximize
+                 ? detail::solve_batch(detail::batch_problem<Sense::maximize>{&spec}, spec, resolved, hooks, threads)
+                 : detail::solve_batch(detail::batch_problem<Sense::minimize>{&spec}, spec, resolved, hooks, threads);
+  if (threads_used) *threads_used = threads;
+  return r;
+}
+
+}  // namespace fusedga

@@ -1,0 +1,190 @@
+// The runtime entry for population-batch problems given in code (config/batch_entry.hpp): spec validation,
+// the YAML sections it reads, the backends and precisions it refuses, and a std::function fitness that reaches
+// a hand-checked optimum.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include <fusedga/config/batch_entry.hpp>
+#include <fusedga/core/error.hpp>
+
+using namespace fusedga;
+using Catch::Contains;
+
+namespace {
+
+/// min x² + y² s.t. x + y >= 1 (g = 1 − x − y <= 0) on [−2, 2]²: optimum 0.5 at (0.5, 0.5), by hand (the
+/// constraint is active; Lagrange: 2x = 2y = λ).
+batch_spec disk_spec(int* calls = nullptr) {
+  batch_spec s;
+  s.name = "test:disk";
+  s.dimension = 2;
+  s.lower = {-2, -2};
+  s.upper = {2, 2};
+  s.variable_names = {"x", "y"};
+  s.inequality_count = 1;
+  s.evaluate = [calls](const double* genes, std::size_t n, int d, double* objective, double* g, double* h) {
+    REQUIRE(d == 2);
+    REQUIRE(h == nullptr);  // no equalities
+    for (std::size_t i = 0; i < n; ++i) {
+      const double x = genes[2 * i], y = genes[2 * i + 1];
+      objective[i] = x * x + y * y;
+      g[i] = 1 - x - y;
+    }
+    if (calls) ++*calls;
+  };
+  return s;
+}
+
+const char* const run_yaml = R"(ga:
+  population: 100
+  generations: 300
+  seed: 5
+backend: serial
+)";
+
+}  // namespace
+
+TEST_CASE("batch entry: a std::function fitness reaches the known optimum", "[config][batch]") {
+  int calls = 0;
+  const batch_spec spec = disk_spec(&calls);
+  const run_config cfg = parse_batch_config(spec, run_yaml, "run.yaml");
+  CHECK(cfg.problem.builtin == "test:disk");
+  CHECK(cfg.ga.algorithm == algorithm_kind::de);  // auto: real genes, no GA operator
+  int threads = -1;
+  const Result r = run_batch(spec, cfg, {}, &threads);
+  CHECK(threads == 1);
+  CHECK(r.feasible);
+  CHECK(r.objective == Approx(0.5).margin(1e-6));
+  REQUIRE(r.best_genes.size() == 2);
+  CHECK(r.best_genes[0] == Approx(0.5).margin(1e-3));
+  CHECK(r.best_genes[1] == Approx(0.5).margin(1e-3));
+  CHECK(r.variable_names == std::vector<std::string>{"x", "y"});
+  CHECK(calls == r.generations + 1 + r.restarts);  // one call per generation and per fresh population
+
+  batch_spec maximize = disk_spec();  // max −(x² + y²): the same point, objective −0.5
+  maximize.sense = Sense::maximize;
+  const auto inner = maximize.evaluate;
+  maximize.evaluate = [inner](const double* x, std::size_t n, int d, double* f, double* g, double* h) {
+    inner(x, n, d, f, g, h);
+    for (std::size_t i = 0; i < n; ++i) f[i] = -f[i];
+  };
+  maximize.variable_names.clear();
+  const Result m = run_batch(maximize, parse_batch_config(maximize, run_yaml, "run.yaml"));
+  CHECK(m.objective == Approx(-0.5).margin(1e-6));
+  CHECK(m.variable_names == std::vector<std::string>{"x[0]", "x[1]"});
+}
+
+TEST_CASE("batch entry: tbb gives the serial run bitwise, and checkpoints resume", "[config][batch]") {
+  const batch_spec spec = disk_spec();
+  const run_config serial = parse_batch_config(spec, run_yaml, "run.yaml", {"ga.generations=60"});
+  const Result want = run_batch(spec, serial);
+  const run_config tbb =
+      parse_batch_config(spec, run_yaml, "run.yaml", {"ga.generations=60", "backend=tbb", "threads=2"});
+  int threads = 0;
+  const Result got = run_batch(spec, tbb, {}, &threads);
+  CHECK(threads == 2);
+  CHECK(got.objective == want.objective);
+  CHECK(got.best_genes == want.best_genes);
+  CHECK(got.evaluations == want.evaluations);
+
+  std::string checkpoint;
+  run_hooks write;
+  write.checkpoint.write = [&](const std::string& bytes) { checkpoint = bytes; };
+  run_batch(spec, parse_batch_config(spec, run_yaml, "run.yaml", {"ga.generations=30"}), write);
+  REQUIRE(!checkpoint.empty());
+  std::istringstream in(checkpoint);
+  run_hooks resume;
+  resume.resume = &in;
+  resume.resume_source = "test checkpoint";
+  const Result resumed = run_batch(spec, serial, resume);
+  CHECK(resumed.objective == want.objective);
+  CHECK(resumed.best_genes == want.best_genes);
+  CHECK(resumed.evaluations == want.evaluations);
+
+  batch_spec other = spec;  // another problem: the checkpoint says so
+  other.upper = {3, 2};
+  std::istringstream again(checkpoint);
+  resume.resume = &again;
+  REQUIRE_THROWS_AS(run_batch(other, serial, resume), config_error);
+}
+
+TEST_CASE("batch entry: spec errors name the field", "[config][batch][errors]") {
+  const run_config cfg = parse_batch_config(disk_spec(), run_yaml, "run.yaml");
+  const auto fails_with = [&](const batch_spec& s, const std::string& what) {
+    REQUIRE_THROWS_AS(run_batch(s, cfg), config_error);
+    REQUIRE_THROWS_WITH(run_batch(s, cfg), Contains("batch problem 'test:disk': " + what));
+  };
+  batch_spec s = disk_spec();
+  s.dimension = 0;
+  fails_with(s, "dimension: expected an integer >= 1, got 0");
+  s = disk_spec();
+  s.lower = {-2};
+  fails_with(s, "lower: expected 2 values (dimension), got 1");
+  s = disk_spec();
+  s.upper = {2, 2, 2};
+  fails_with(s, "upper: expected 2 values (dimension), got 3");
+  s = disk_spec();
+  s.lower[1] = 3;
+  fails_with(s, "bounds[1]: expected lower <= upper, got lower 3 > upper 2");
+  s = disk_spec();
+  s.upper[0] = INFINITY;
+  fails_with(s, "upper[0]: expected a finite number");
+  s = disk_spec();
+  s.variable_names = {"x"};
+  fails_with(s, "variable_names: expected none (x[0], x[1], ...) or 2 names (dimension), got 1");
+  s = disk_spec();
+  s.inequality_count = -1;
+  fails_with(s, "inequality_count: expected an integer >= 0, got -1");
+  s = disk_spec();
+  s.evaluate = nullptr;
+  fails_with(s, "evaluate: expected a fitness function, got none");
+}
+
+TEST_CASE("batch entry: cuda and float are refused with the key's location", "[config][batch][errors]") {
+  const batch_spec spec = disk_spec();
+  const std::string yaml = std::string(run_yaml) + "precision: float\n";
+  const run_config f = parse_batch_config(spec, yaml, "run.yaml");
+  REQUIRE_THROWS_AS(run_batch(spec, f), config_error);
+  REQUIRE_THROWS_WITH(run_batch(spec, f),
+                      Contains("run.yaml:6:") && Contains("precision: batch problems run in double"));
+  const run_config c = parse_batch_config(spec, run_yaml, "run.yaml", {"backend=cuda"});
+  REQUIRE_THROWS_AS(run_batch(spec, c), config_error);
+  REQUIRE_THROWS_WITH(run_batch(spec, c), Contains("backend: cuda cannot run a batch problem"));
+}
+
+TEST_CASE("batch entry: parse_batch_config rejects a problem section", "[config][batch][errors]") {
+  const std::string yaml = std::string(run_yaml) + "problem: {builtin: classic/sphere}\n";
+  REQUIRE_THROWS_AS(parse_batch_config(disk_spec(), yaml, "run.yaml"), config_error);
+  REQUIRE_THROWS_WITH(parse_batch_config(disk_spec(), yaml, "run.yaml"),
+                      Contains("run.yaml:6:1: problem: not allowed here") && Contains("test:disk"));
+}
+
+TEST_CASE("batch entry: algorithm auto never chooses the gradient repair", "[config][batch]") {
+  const run_config cfg = parse_batch_config(disk_spec(), run_yaml, "run.yaml");
+  CHECK(cfg.ga.algorithm == algorithm_kind::de);
+  CHECK(cfg.ga.constraints.gradient_repair.rate == 0);
+  CHECK_THAT(cfg.choice.repair, Contains("population at a time"));
+  CHECK(cfg.ga.restarts.stall_generations.has_value());  // the rest of auto's measured default stays
+  const std::string with_repair = std::string("ga:\n  population: 100\n  constraint_handling:\n") +
+                                  "    gradient_repair: {rate: 0.2}\n";
+  REQUIRE_THROWS_AS(parse_batch_config(disk_spec(), with_repair, "run.yaml"), config_error);
+  REQUIRE_THROWS_WITH(parse_batch_config(disk_spec(), with_repair, "run.yaml"),
+                      Contains("run.yaml:4:") && Contains("ga.constraint_handling.gradient_repair") &&
+                          Contains("evaluated a population at a time"));
+}
+
+TEST_CASE("batch entry: an exception in the fitness leaves run_batch", "[config][batch][errors]") {
+  batch_spec spec = disk_spec();
+  int calls = 0;
+  spec.evaluate = [&calls](const double*, std::size_t n, int, double* f, double* g, double*) {
+    if (++calls == 4) throw std::runtime_error("simulator crashed");
+    for (std::size_t i = 0; i < n; ++i) f[i] = g[i] = 0;
+  };
+  REQUIRE_THROWS_WITH(run_batch(spec, parse_batch_config(spec, run_yaml, "run.yaml", {"backend=tbb"})),
+                      "simulator crashed");
+  CHECK(calls == 4);
+}
