@@ -96,9 +96,10 @@ inline void de_tile(const kernel_params<Problem>& kp, const de_view<gene_t<Probl
       m[l].c = r2 < n ? src.genes + r2 * d : state.archive + (r2 - n) * d;
     }
 #if defined(__GNUC__)
-    for (const G* row : {m[l].a, m[l].b, m[l].c}) {
-      __builtin_prefetch(row);
-      __builtin_prefetch(row + d - 1);
+    const G* rows[3] = {m[l].a, m[l].b, m[l].c};
+    for (int r = 0; r < 3; ++r) {
+      __builtin_prefetch(rows[r]);
+      __builtin_prefetch(rows[r] + d - 1);
     }
 #endif
     m[l].jrand = below(rb[0][l], static_cast<std::uint32_t>(kp.dimension));
