@@ -259,6 +259,32 @@ TEST_CASE("DE: the archive fills with replaced parents and SHADE's memories move
   for (double c : st.memory_CR) CHECK((c >= 0 && c <= 1));
 }
 
+TEST_CASE("SHADE: the pbest order is the k smallest (key, slot) of a full sort", "[de][shade]") {
+  // rank_best's sampled threshold must never change the answer: distinct keys, heavy ties, one key for all,
+  // and keys whose sampled positions hold the smallest ones (threshold too low: the full-scan fallback).
+  const std::size_t n = 5000;
+  std::vector<std::vector<std::uint64_t>> cases(4, std::vector<std::uint64_t>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    cases[0][i] = (i * 2654435761u) % 1000003u;
+    cases[1][i] = (i * 7919u) % 4u;
+    cases[2][i] = 9;
+    cases[3][i] = i % (n / detail::kRankSample) == 0 ? i : 100000 + (i * 31u) % 977u;
+  }
+  for (const auto& keys : cases)
+    for (std::size_t k : {std::size_t(2), std::size_t(37), std::size_t(500), n / 4, n / 4 + 1, n}) {
+      de_spec spec;
+      spec.pbest_count = static_cast<std::uint32_t>(k);
+      detail::de_state<double, std::uint64_t> st(spec, n, 1, 1);
+      st.rank_best(keys.data(), n);
+      std::vector<candidate<std::uint64_t>> all(n);
+      for (std::size_t i = 0; i < n; ++i) all[i] = {keys[i], static_cast<std::uint32_t>(i)};
+      std::sort(all.begin(), all.end());
+      std::vector<std::uint32_t> expected(k);
+      for (std::size_t m = 0; m < k; ++m) expected[m] = all[m].slot;
+      CHECK(st.best == expected);
+    }
+}
+
 TEST_CASE("plus survival and DE: serial and TBB at 1, 2 and 7 threads give bitwise identical runs",
           "[determinism][de][survival]") {
   ga_options o;

@@ -84,16 +84,19 @@ FUSEDGA_HD inline de_donors<gene_t<Problem>> de_draw(const kernel_params<Problem
   return out;
 }
 
-/// Writes target i's trial (mutant, binomial crossover, midpoint repair) into `trial` (d genes).
-template <class Problem>
-FUSEDGA_HD inline void de_trial(const kernel_params<Problem>& kp, const de_donors<gene_t<Problem>>& m,
-                                const gene_t<Problem>* FUSEDGA_RESTRICT target, std::uint32_t i,
-                                std::uint32_t generation, gene_t<Problem>* FUSEDGA_RESTRICT trial) {
+/**
+ * Writes a trial (mutant, binomial crossover, midpoint repair) into `trial` (d genes); `gene_draws(b)` returns
+ * the draws of gene block b (genes 4b .. 4b+3): rng(i, generation, stream::de_gene, b) for target i.
+ */
+template <class Problem, class GeneDraws>
+FUSEDGA_HD inline void de_trial_from(const kernel_params<Problem>& kp, const de_donors<gene_t<Problem>>& m,
+                                     const gene_t<Problem>* FUSEDGA_RESTRICT target, GeneDraws&& gene_draws,
+                                     gene_t<Problem>* FUSEDGA_RESTRICT trial) {
   using G = gene_t<Problem>;
   const int d = kp.dimension;
   const bool rand1 = kp.de.strategy == de_strategy::rand_1_bin;
   for (int j0 = 0; j0 < d; j0 += 4) {
-    const draws4 u = kp.rng(i, generation, stream::de_gene, static_cast<std::uint32_t>(j0 / 4));
+    const draws4 u = gene_draws(j0 / 4);
     const int end = j0 + 4 < d ? j0 + 4 : d;
     for (int j = j0; j < end; ++j) {
       const G x = target[j];
@@ -103,6 +106,16 @@ FUSEDGA_HD inline void de_trial(const kernel_params<Problem>& kp, const de_donor
       trial[j] = de_midpoint_repair(y, x, kp.bounds.lower[j], kp.bounds.upper[j]);
     }
   }
+}
+
+/// Writes target i's trial (mutant, binomial crossover, midpoint repair) into `trial` (d genes).
+template <class Problem>
+FUSEDGA_HD inline void de_trial(const kernel_params<Problem>& kp, const de_donors<gene_t<Problem>>& m,
+                                const gene_t<Problem>* FUSEDGA_RESTRICT target, std::uint32_t i,
+                                std::uint32_t generation, gene_t<Problem>* FUSEDGA_RESTRICT trial) {
+  de_trial_from(
+      kp, m, target,
+      [&](int b) { return kp.rng(i, generation, stream::de_gene, static_cast<std::uint32_t>(b)); }, trial);
 }
 
 }  // namespace fusedga::detail

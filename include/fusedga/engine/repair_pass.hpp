@@ -85,6 +85,13 @@ inline std::uint32_t repair_children(const kernel_params<Problem>& kp, std::uint
   }
 }
 
+/// repair_trial with its coin's bits `u` (draw 0 of rng(i, g, stream::repair, 0)) already drawn. @pre repairable_v.
+template <class Problem>
+inline std::uint32_t repair_trial_drawn(const kernel_params<Problem>& kp, std::uint32_t u, gene_t<Problem>* trial) {
+  if (!coin<double>(u, kp.gradient_repair.rate)) return 0;
+  return repair_lane<1>(kp, trial, 0);
+}
+
 /**
  * Repairs the DE trial vector of target i (d genes, a row) with probability `kp.gradient_repair.rate`, before
  * its evaluation: Takahama & Sakai's εDEg (2006) applies the gradient-based mutation to DE's trial vectors. The
@@ -99,9 +106,7 @@ inline std::uint32_t repair_trial(const kernel_params<Problem>& kp, std::uint32_
     return 0;
   } else {
     if (!repair_enabled(kp)) return 0;
-    const draws4 r = kp.rng(i, generation, stream::repair, 0);
-    if (!coin<double>(r.v[0], kp.gradient_repair.rate)) return 0;
-    return repair_lane<1>(kp, trial, 0);
+    return repair_trial_drawn(kp, kp.rng(i, generation, stream::repair, 0).v[0], trial);
   }
 }
 

