@@ -79,6 +79,27 @@ def _coerce(label: str, value: Any, n: int, m: int, p: int) -> Tuple[np.ndarray,
     return out[0], out[1], out[2]
 
 
+def _as_torch(fn: Callable[[Any], Any]) -> Callable[[np.ndarray], Any]:
+    """``fn`` called with ``torch.from_numpy(X)``: a CPU tensor on the same memory (no copy)."""
+    import warnings
+
+    import torch
+
+    first = [True]
+
+    def call(X: np.ndarray) -> Any:
+        if first[0]:  # PyTorch warns once per process that X is read-only: said in BatchProblem's docstring
+            first[0] = False
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message="The given NumPy array is not writable")
+                t = torch.from_numpy(X)
+        else:
+            t = torch.from_numpy(X)
+        return fn(t)
+
+    return call
+
+
 class BatchProblem:
     """A problem evaluated by one call of ``fn`` over the whole population (NumPy- or PyTorch-vectorised).
 
@@ -106,8 +127,8 @@ class BatchProblem:
     name : str, optional
         The problem's name in results (default ``python:<fn's qualified name>``).
     array : {"numpy", "torch"}, optional
-        ``"torch"`` hands ``X`` as a CPU ``torch.Tensor`` sharing the engine's buffer (DLPack, no copy; do not
-        write to it). ``backend="cuda"`` (a CUDA tensor) is not available: batch problems run on the CPU
+        ``"torch"`` hands ``X`` as ``torch.from_numpy(X)``: a CPU float64 ``torch.Tensor`` sharing the engine's
+        buffer (no copy; PyTorch has no read-only tensors: do not write to it). ``backend="cuda"`` (a CUDA tensor) is not available: batch problems run on the CPU
         backends (serial, tbb; ``auto`` = tbb), double precision only.
 
     Raises
@@ -175,9 +196,9 @@ class BatchProblem:
         self.names = list(names) if names is not None else None
         self.name = name if name is not None else "python:" + _fn_name(fn)
         self.array = array
-        self._spec = _core.BatchSpec(fn, b[:, 0].tolist(), b[:, 1].tolist(), self.names or [], self.n_ineq,
-                                     self.n_eq, sense, self.name, array == "torch", _coerce,
-                                     f"BatchProblem(fn={_fn_name(fn)})")
+        self._spec = _core.BatchSpec(_as_torch(fn) if array == "torch" else fn, b[:, 0].tolist(),
+                                     b[:, 1].tolist(), self.names or [], self.n_ineq, self.n_eq, sense, self.name,
+                                     _coerce, f"BatchProblem(fn={_fn_name(fn)})")
 
     # The problem-object protocol of solve() (docs/python.md, "Extending"): no problem: section; the options are
     # parsed for this spec (parse_batch_config) and the run goes through run_batch.

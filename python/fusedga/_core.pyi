@@ -71,7 +71,7 @@ class BatchSpec:
     bad bounds, counts, names or sense (validate_batch_spec)."""
 
     def __init__(self, fn: Callable[[Any], Any], lower: List[float], upper: List[float], names: List[str],
-                 n_ineq: int, n_eq: int, sense: str, name: str, torch: bool,
+                 n_ineq: int, n_eq: int, sense: str, name: str,
                  coerce: Callable[[str, Any, int, int, int], Any], label: str) -> None: ...
     @property
     def name(self) -> str: ...

@@ -32,7 +32,6 @@ struct py_batch {
   batch_spec spec;
   nb::object fn;      // fn(X) -> f | (f, G) | (f, G, H)
   nb::object coerce;  // fusedga._batch._coerce(label, value, n, m, p) -> (f, G, H) float64, C order, exact shapes
-  bool torch = false;  // hand X as a torch.Tensor (DLPack), not a NumPy array
   std::string label;   // "BatchProblem(fn=name)" for error messages
   const run_hooks* hooks = nullptr;  // of the run in progress (Ctrl-C inside fn)
 
@@ -59,13 +58,8 @@ void py_batch::evaluate(const double* genes, std::size_t n, int d, double* objec
   nb::gil_scoped_acquire gil;
   const std::size_t shape[2] = {n, static_cast<std::size_t>(d)};
   // rv_policy::reference: a view of the engine's rows, no copy and no owner (valid during this call only).
-  nb::object x;
-  if (torch)
-    x = nb::ndarray<nb::pytorch, const double, nb::ndim<2>, nb::c_contig>(genes, 2, shape)
-            .cast(nb::rv_policy::reference);
-  else
-    x = nb::ndarray<nb::numpy, const double, nb::ndim<2>, nb::c_contig>(genes, 2, shape)
-            .cast(nb::rv_policy::reference);
+  const nb::object x =
+      nb::ndarray<nb::numpy, const double, nb::ndim<2>, nb::c_contig>(genes, 2, shape).cast(nb::rv_policy::reference);
   nb::object value;
   try {
     value = fn(x);
@@ -111,11 +105,10 @@ void bind_batch(nb::module_& m) {
           "__init__",
           [](py_batch* self, nb::object fn, std::vector<double> lower, std::vector<double> upper,
              std::vector<std::string> names, int n_ineq, int n_eq, const std::string& sense,
-             const std::string& name, bool torch, nb::object coerce, const std::string& label) {
+             const std::string& name, nb::object coerce, const std::string& label) {
             new (self) py_batch();
             self->fn = std::move(fn);
             self->coerce = std::move(coerce);
-            self->torch = torch;
             self->label = label;
             batch_spec& s = self->spec;
             s.name = name;
@@ -135,7 +128,7 @@ void bind_batch(nb::module_& m) {
             validate_batch_spec(s);
           },
           nb::arg("fn"), nb::arg("lower"), nb::arg("upper"), nb::arg("names"), nb::arg("n_ineq"),
-          nb::arg("n_eq"), nb::arg("sense"), nb::arg("name"), nb::arg("torch"), nb::arg("coerce"),
+          nb::arg("n_eq"), nb::arg("sense"), nb::arg("name"), nb::arg("coerce"),
           nb::arg("label"))
       .def_prop_ro("name", [](const py_batch& b) { return b.spec.name; })
       .def_prop_ro("dimension", [](const py_batch& b) { return b.spec.dimension; });

@@ -229,3 +229,27 @@ def test_numpy_fitness_may_return_torch_tensors():
 
     r = fusedga.solve(fusedga.BatchProblem(fn, [(-1, 1)] * 3), population=100, generations=100, seed=1)
     assert r.objective == pytest.approx(0.0, abs=1e-4)
+
+
+def test_array_torch_hands_fn_torch_from_numpy_of_the_view(monkeypatch):
+    # Without PyTorch installed: a stand-in module checks the plumbing (fn gets from_numpy(X), X the
+    # read-only view); test_torch_tensors_in_and_out checks the real thing where PyTorch is installed.
+    import sys
+    import types
+
+    if "torch" in sys.modules or _has_torch():
+        pytest.skip("PyTorch installed: test_torch_tensors_in_and_out covers it")
+    converted = []
+    fake = types.ModuleType("torch")
+    fake.from_numpy = lambda X: converted.append(X) or ("tensor", X)
+    monkeypatch.setitem(sys.modules, "torch", fake)
+    r = fusedga.solve(fusedga.BatchProblem(lambda t: disk(t[1]), [(-2, 2), (-2, 2)], n_ineq=1, array="torch"),
+                      population=50, generations=3, seed=1, algorithm="ga")
+    assert len(converted) == 4 and all(not X.flags.writeable and X.shape[1] == 2 for X in converted)
+    assert r.generations == 3
+
+
+def _has_torch():
+    import importlib.util
+
+    return importlib.util.find_spec("torch") is not None
