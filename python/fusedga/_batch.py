@@ -128,8 +128,9 @@ class BatchProblem:
         The problem's name in results (default ``python:<fn's qualified name>``).
     array : {"numpy", "torch"}, optional
         ``"torch"`` hands ``X`` as ``torch.from_numpy(X)``: a CPU float64 ``torch.Tensor`` sharing the engine's
-        buffer (no copy; PyTorch has no read-only tensors: do not write to it). ``backend="cuda"`` (a CUDA tensor) is not available: batch problems run on the CPU
-        backends (serial, tbb; ``auto`` = tbb), double precision only.
+        buffer (no copy; PyTorch has no read-only tensors: do not write to it). ``backend="cuda"`` (a CUDA
+        tensor) is not available: batch problems run on the CPU backends (serial, tbb; ``auto`` = tbb), double
+        precision only.
 
     Raises
     ------

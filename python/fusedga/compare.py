@@ -287,7 +287,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     if rows:
         print(table(rows))
         print()
-    print(targets(args.targets_population or args.population, args.overhead_population, args.generations, args.seed, args.threads))
+    print(targets(args.targets_population or args.population, args.overhead_population, args.generations,
+                  args.seed, args.threads))
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ struct py_batch {
   batch_spec spec;
   nb::object fn;      // fn(X) -> f | (f, G) | (f, G, H)
   nb::object coerce;  // fusedga._batch._coerce(label, value, n, m, p) -> (f, G, H) float64, C order, exact shapes
-  std::string label;   // "BatchProblem(fn=name)" for error messages
+  std::string label;  // "BatchProblem(fn=name)" for error messages
   const run_hooks* hooks = nullptr;  // of the run in progress (Ctrl-C inside fn)
 
   void evaluate(const double* genes, std::size_t n, int d, double* objective, double* inequalities,
@@ -46,8 +46,8 @@ using cpu_array = nb::ndarray<const double, nb::c_contig, nb::device::cpu>;
 bool copy_exact(nb::handle value, std::size_t n, std::size_t cols, double* out) {
   cpu_array a;
   if (!nb::try_cast(value, a, /*convert=*/false)) return false;
-  const bool shaped = (a.ndim() == 1 && cols == 1 && a.shape(0) == n) ||
-                      (a.ndim() == 2 && a.shape(0) == n && a.shape(1) == cols);
+  const bool shaped =
+      (a.ndim() == 1 && cols == 1 && a.shape(0) == n) || (a.ndim() == 2 && a.shape(0) == n && a.shape(1) == cols);
   if (!shaped) return false;
   if (n * cols > 0) std::memcpy(out, a.data(), n * cols * sizeof(double));
   return true;
@@ -97,15 +97,38 @@ void py_batch::evaluate(const double* genes, std::size_t n, int d, double* objec
     throw std::logic_error("fusedga._batch._coerce returned arrays of other shapes");
 }
 
+// The garbage collector's view of a BatchSpec's references: fn's globals usually reach the BatchProblem that holds
+// this spec (a cycle), which Python can only collect when it sees them (nanobind's "refleaks" documentation).
+int batch_traverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(Py_TYPE(self));
+  if (!nb::inst_ready(self)) return 0;
+  const py_batch* b = nb::inst_ptr<py_batch>(self);
+  Py_VISIT(b->fn.ptr());
+  Py_VISIT(b->coerce.ptr());
+  return 0;
+}
+
+int batch_clear(PyObject* self) {
+  py_batch* b = nb::inst_ptr<py_batch>(self);
+  b->fn = nb::object();
+  b->coerce = nb::object();
+  return 0;
+}
+
+PyType_Slot batch_slots[] = {{Py_tp_traverse, reinterpret_cast<void*>(batch_traverse)},
+                             {Py_tp_clear, reinterpret_cast<void*>(batch_clear)},
+                             {0, nullptr}};
+
 }  // namespace
 
 void bind_batch(nb::module_& m) {
-  nb::class_<py_batch>(m, "BatchSpec", "A population-batch problem with a Python fitness (fusedga.BatchProblem).")
+  nb::class_<py_batch>(m, "BatchSpec", nb::type_slots(batch_slots),
+                       "A population-batch problem with a Python fitness (fusedga.BatchProblem).")
       .def(
           "__init__",
           [](py_batch* self, nb::object fn, std::vector<double> lower, std::vector<double> upper,
-             std::vector<std::string> names, int n_ineq, int n_eq, const std::string& sense,
-             const std::string& name, nb::object coerce, const std::string& label) {
+             std::vector<std::string> names, int n_ineq, int n_eq, const std::string& sense, const std::string& name,
+             nb::object coerce, const std::string& label) {
             new (self) py_batch();
             self->fn = std::move(fn);
             self->coerce = std::move(coerce);
@@ -119,17 +142,15 @@ void bind_batch(nb::module_& m) {
             s.inequality_count = n_ineq;
             s.equality_count = n_eq;
             if (sense != "minimize" && sense != "maximize")
-              throw config_error("batch problem '" + name + "': sense: expected minimize or maximize, got " +
-                                 sense);
+              throw config_error("batch problem '" + name + "': sense: expected minimize or maximize, got " + sense);
             s.sense = sense == "maximize" ? Sense::maximize : Sense::minimize;
             s.evaluate = [self](const double* g, std::size_t n, int d, double* f, double* gi, double* he) {
               self->evaluate(g, n, d, f, gi, he);
             };
             validate_batch_spec(s);
           },
-          nb::arg("fn"), nb::arg("lower"), nb::arg("upper"), nb::arg("names"), nb::arg("n_ineq"),
-          nb::arg("n_eq"), nb::arg("sense"), nb::arg("name"), nb::arg("coerce"),
-          nb::arg("label"))
+          nb::arg("fn"), nb::arg("lower"), nb::arg("upper"), nb::arg("names"), nb::arg("n_ineq"), nb::arg("n_eq"),
+          nb::arg("sense"), nb::arg("name"), nb::arg("coerce"), nb::arg("label"))
       .def_prop_ro("name", [](const py_batch& b) { return b.spec.name; })
       .def_prop_ro("dimension", [](const py_batch& b) { return b.spec.dimension; });
 
@@ -139,8 +160,7 @@ void bind_batch(nb::module_& m) {
          const std::vector<std::string>& overrides) {
         run_config cfg = parse_batch_config(b.spec, text, source, overrides);
         // run_batch refuses these before running anything: raise its located config_error now, at parse time.
-        if (cfg.backend == backend_kind::cuda || cfg.precision == precision_kind::float32)
-          (void)run_batch(b.spec, cfg);
+        if (cfg.backend == backend_kind::cuda || cfg.precision == precision_kind::float32) (void)run_batch(b.spec, cfg);
         return cfg;
       },
       nb::arg("spec"), nb::arg("text"), nb::arg("source"), nb::arg("overrides"),
