@@ -266,3 +266,18 @@ def test_a_batch_problem_held_by_its_fn_globals_is_collected():
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert "leaked" not in run.stderr, run.stderr
+
+
+def test_the_compare_module_runs_and_prints_one_table(capsys):
+    from fusedga import compare
+
+    compare.main(["--population", "300", "--generations", "5", "--workloads", "constrained-quadratic,gene-sum",
+                  "--gene-sum-population", "40", "--no-baselines", "--overhead-population", "16"])
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| constrained") or line.startswith("| gene")]
+    assert len(rows) == 6 and "FusedGA BatchProblem (NumPy)" in out and "int8 genes" in out
+    assert "N = 300:" in out and "N = 16:" in out
+    # the seed fitness through BatchProblem, the expression and the built-in: the same run, the same best
+    best = {line.split("|")[2].strip(): float(line.split("|")[6]) for line in rows if "constrained" in line}
+    assert best["FusedGA BatchProblem (NumPy)"] == pytest.approx(best["FusedGA built-in (C++)"], rel=1e-6)
+    assert best["FusedGA Expression (CPU JIT)"] == pytest.approx(best["FusedGA built-in (C++)"], rel=1e-6)
