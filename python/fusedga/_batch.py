@@ -149,7 +149,7 @@ class BatchProblem:
     (no result). Ctrl-C while ``fn`` runs stops the run at the end of that generation (stop reason
     ``"interrupted"``): that generation's individuals are left unevaluated (NaN, ranked worst) and the
     result is the best found before (a notice in ``Result.notices`` says so). ``fn`` runs on the thread that
-    called solve(), with the GIL held, never concurrently.
+    called solve(), with the GIL held, never concurrently. One solve() at a time per BatchProblem.
     """
 
     __slots__ = ("fn", "bounds", "n_ineq", "n_eq", "sense", "names", "name", "array", "_spec")

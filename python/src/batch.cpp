@@ -129,11 +129,7 @@ void bind_batch(nb::module_& m) {
           [](py_batch* self, nb::object fn, std::vector<double> lower, std::vector<double> upper,
              std::vector<std::string> names, int n_ineq, int n_eq, const std::string& sense, const std::string& name,
              nb::object coerce, const std::string& label) {
-            new (self) py_batch();
-            self->fn = std::move(fn);
-            self->coerce = std::move(coerce);
-            self->label = label;
-            batch_spec& s = self->spec;
+            batch_spec s;  // checked before *self is constructed: a throwing __init__ leaves no object to destroy
             s.name = name;
             s.dimension = static_cast<int>(lower.size());
             s.lower = std::move(lower);
@@ -148,6 +144,7 @@ void bind_batch(nb::module_& m) {
               self->evaluate(g, n, d, f, gi, he);
             };
             validate_batch_spec(s);
+            new (self) py_batch{std::move(s), std::move(fn), std::move(coerce), label};
           },
           nb::arg("fn"), nb::arg("lower"), nb::arg("upper"), nb::arg("names"), nb::arg("n_ineq"), nb::arg("n_eq"),
           nb::arg("sense"), nb::arg("name"), nb::arg("coerce"), nb::arg("label"))
