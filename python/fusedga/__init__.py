@@ -5,7 +5,8 @@
     >>> r.objective, r.genes
 
 See docs/python.md: ``solve`` mirrors ga-run's YAML schema (the same option names, validation and located
-errors, raised as ``ConfigError``); problems are built-in names, YAML config paths or ``Expression``.
+errors, raised as ``ConfigError``); problems are built-in names, YAML config paths,
+``Expression`` or ``BatchProblem`` (a NumPy/PyTorch fitness over the whole population, zero-copy).
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ from __future__ import annotations
 from typing import Any, Dict, List, NamedTuple
 
 from . import _core
+from ._batch import BatchProblem
 from ._core import BackendUnavailable, ConfigError, GenerationStats
 from ._expression import Expression
 from ._result import Result
 from ._solve import solve
 
-__all__ = ["solve", "Expression", "Result", "GenerationStats", "ConfigError", "BackendUnavailable", "problems",
-           "ProblemInfo", "ParamInfo", "backends", "__version__"]
+__all__ = ["solve", "Expression", "BatchProblem", "Result", "GenerationStats", "ConfigError", "BackendUnavailable",
+           "problems", "ProblemInfo", "ParamInfo", "backends", "__version__"]
 
 try:
     from importlib.metadata import version as _version

@@ -65,3 +65,24 @@ def built_backends() -> List[str]: ...
 def cuda_unavailable_reason() -> str: ...
 def run(config: RunConfig, callback: Optional[Callable[[GenerationStats], Any]] = None) -> Dict[str, Any]:
     """Solves `config` with the GIL released; returns the fields of fusedga.Result as a dict."""
+
+class BatchSpec:
+    """A population-batch problem with a Python fitness (built by fusedga.BatchProblem). Raises ConfigError for
+    bad bounds, counts, names or sense (validate_batch_spec)."""
+
+    def __init__(self, fn: Callable[[Any], Any], lower: List[float], upper: List[float], names: List[str],
+                 n_ineq: int, n_eq: int, sense: str, name: str,
+                 coerce: Callable[[str, Any, int, int, int], Any], label: str) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def dimension(self) -> int: ...
+
+def parse_batch_config(spec: BatchSpec, text: str, source: str, overrides: List[str]) -> RunConfig:
+    """The run options (no problem: section) for a BatchSpec. Raises ConfigError, also for backend cuda,
+    precision float and the gradient repair."""
+
+def run_batch(spec: BatchSpec, config: RunConfig,
+              callback: Optional[Callable[[GenerationStats], Any]] = None) -> Dict[str, Any]:
+    """Solves the BatchSpec with the GIL released except inside its fn and the callback; returns the fields of
+    fusedga.Result. Exceptions raised by fn propagate unchanged."""

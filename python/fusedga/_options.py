@@ -82,10 +82,11 @@ def _relabel(message: str, plan: ConfigPlan) -> str:
     return message
 
 
-def parse(plan: ConfigPlan) -> "_core.RunConfig":
-    """Parses ``plan``; raises ConfigError (or BackendUnavailable) with the argument's label."""
+def parse(plan: ConfigPlan, parser: Any = None) -> "_core.RunConfig":
+    """Parses ``plan`` with ``parser(text, source, overrides)`` (default ``_core.parse_config``); raises
+    ConfigError (or BackendUnavailable) with the argument's label."""
     try:
-        return _core.parse_config(plan.text, plan.source, [text for _, text in plan.overrides])
+        return (parser or _core.parse_config)(plan.text, plan.source, [text for _, text in plan.overrides])
     except _core.ConfigError as e:
         message = _relabel(str(e), plan)
         raise type(e)(message) from None

@@ -6,6 +6,7 @@ import os
 from typing import Any, Callable, Dict, Mapping, Optional, Union
 
 from . import _core
+from ._batch import BatchProblem
 from ._expression import Expression
 from ._options import ConfigPlan, ga_overrides, is_config_path, parse
 from ._progress import Progress
@@ -13,7 +14,7 @@ from ._result import Result
 
 __all__ = ["solve", "run_parsed"]
 
-Problem = Union[str, "os.PathLike[str]", Expression]
+Problem = Union[str, "os.PathLike[str]", Expression, BatchProblem]
 
 
 def _plan(problem: Any, params: Optional[Mapping[str, Any]]) -> ConfigPlan:
@@ -29,7 +30,7 @@ def _plan(problem: Any, params: Optional[Mapping[str, Any]]) -> ConfigPlan:
         plan.set("solve(problem=...)", "problem.builtin", problem)
     else:
         raise TypeError("solve(problem=...): expected a built-in problem name (fusedga.problems()), a YAML config "
-                        f"path or a fusedga.Expression, got {type(problem).__name__}")
+                        f"path, a fusedga.Expression or a fusedga.BatchProblem, got {type(problem).__name__}")
     if params is not None:
         plan.set("solve(params=...)", "problem.params", params)
     return plan
@@ -84,9 +85,10 @@ def solve(
 
     Parameters
     ----------
-    problem : str, os.PathLike or Expression
+    problem : str, os.PathLike, Expression or BatchProblem
         A built-in problem by name (``fusedga.problems()``, e.g. ``"seed/constrained-quadratic"``), a YAML
-        config path (its settings apply; arguments given here override them), or a ``fusedga.Expression``.
+        config path (its settings apply; arguments given here override them), a ``fusedga.Expression``, or a
+        ``fusedga.BatchProblem`` (a Python fitness over the whole population; CPU backends, double only).
     population, generations, seed : int
         ``ga.population`` (>= 2), ``ga.generations``, ``ga.seed`` (equal seeds give bitwise equal runs, for any
         thread count).

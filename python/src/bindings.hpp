@@ -12,5 +12,7 @@ void bind_stats(nanobind::module_& m);
 void bind_config(nanobind::module_& m);
 /// run(config, callback): one run through the registry (run.cpp).
 void bind_run(nanobind::module_& m);
+/// BatchSpec, parse_batch_config and run_batch: population-batch problems with a Python fitness (batch.cpp).
+void bind_batch(nanobind::module_& m);
 
 }  // namespace fusedga::python

@@ -8,4 +8,5 @@ NB_MODULE(_core, m) {
   fusedga::python::bind_stats(m);
   fusedga::python::bind_config(m);
   fusedga::python::bind_run(m);
+  fusedga::python::bind_batch(m);
 }

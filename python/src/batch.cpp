@@ -1,0 +1,187 @@
+// BatchSpec, parse_batch_config and run_batch: population-batch problems whose fitness is a Python callable
+// (fusedga.BatchProblem, python/fusedga/_batch.py), over config/batch_entry.hpp. Once per generation the
+// engine's own gene rows are handed to the callable as a read-only (n, d) float64 array without a copy, and
+// its return value is copied into the engine's objective and constraint buffers.
+#include <Python.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bindings.hpp"
+#include "fusedga/config/batch_entry.hpp"
+#include "fusedga/core/error.hpp"
+#include "run_from_python.hpp"
+
+namespace nb = nanobind;
+
+namespace fusedga::python {
+
+namespace {
+
+/// A batch problem with a Python fitness. Created and destroyed with the GIL held; `spec.evaluate` takes the
+/// GIL itself (run_batch calls it on the solving thread, which has released the GIL).
+struct py_batch {
+  batch_spec spec;
+  nb::object fn;      // fn(X) -> f | (f, G) | (f, G, H)
+  nb::object coerce;  // fusedga._batch._coerce(label, value, n, m, p) -> (f, G, H) float64, C order, exact shapes
+  std::string label;  // "BatchProblem(fn=name)" for error messages
+  const run_hooks* hooks = nullptr;  // of the run in progress (Ctrl-C inside fn)
+
+  void evaluate(const double* genes, std::size_t n, int d, double* objective, double* inequalities,
+                double* equalities) const;
+};
+
+using cpu_array = nb::ndarray<const double, nb::c_contig, nb::device::cpu>;
+
+/// Copies `value` into `out` when it already is a float64 C-ordered CPU array (NumPy, or a tensor through
+/// DLPack) of shape (n,) (only where `cols` == 1) or (n, cols), cols >= 1: the fast path, no Python code runs.
+bool copy_exact(nb::handle value, std::size_t n, std::size_t cols, double* out) {
+  cpu_array a;
+  if (!nb::try_cast(value, a, /*convert=*/false)) return false;
+  const bool shaped =
+      (a.ndim() == 1 && cols == 1 && a.shape(0) == n) || (a.ndim() == 2 && a.shape(0) == n && a.shape(1) == cols);
+  if (!shaped) return false;
+  if (n * cols > 0) std::memcpy(out, a.data(), n * cols * sizeof(double));
+  return true;
+}
+
+void py_batch::evaluate(const double* genes, std::size_t n, int d, double* objective, double* inequalities,
+                        double* equalities) const {
+  nb::gil_scoped_acquire gil;
+  const std::size_t shape[2] = {n, static_cast<std::size_t>(d)};
+  // rv_policy::reference: a view of the engine's rows, no copy and no owner (valid during this call only).
+  const nb::object x =
+      nb::ndarray<nb::numpy, const double, nb::ndim<2>, nb::c_contig>(genes, 2, shape).cast(nb::rv_policy::reference);
+  nb::object value;
+  try {
+    value = fn(x);
+  } catch (nb::python_error& e) {
+    if (!e.matches(PyExc_KeyboardInterrupt) || hooks == nullptr || hooks->interrupt == nullptr) throw;
+    // Ctrl-C inside fn: these n individuals stay unevaluated (NaN ranks worst; the best so far is kept) and the
+    // run stops at the end of this generation, as for a Ctrl-C between generations. The flag is python_hooks'
+    // own (non-const) atomic, handed to the engine as const.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::fill(objective, objective + n, nan);
+    if (inequalities) std::fill(inequalities, inequalities + n * spec.inequality_count, nan);
+    if (equalities) std::fill(equalities, equalities + n * spec.equality_count, nan);
+    const_cast<std::atomic<bool>*>(hooks->interrupt)->store(true);
+    if (hooks->on_notice)
+      hooks->on_notice(label + ": interrupted (Ctrl-C) inside fn: that generation's " + std::to_string(n) +
+                       " individuals were not evaluated (NaN, ranked worst); the result is the best found before");
+    return;
+  }
+  const std::size_t m = static_cast<std::size_t>(spec.inequality_count);
+  const std::size_t p = static_cast<std::size_t>(spec.equality_count);
+  const auto fast = [&]() {
+    if (!PyTuple_Check(value.ptr())) return m == 0 && p == 0 && copy_exact(value, n, 1, objective);
+    const nb::tuple t = nb::borrow<nb::tuple>(value);
+    const std::size_t k = t.size();
+    if (k < 1 || k > 3 || (k < 2 && m > 0) || (k < 3 && p > 0)) return false;
+    if (k >= 2 && m == 0) return false;  // zero-width parts: _coerce checks them
+    if (k == 3 && p == 0) return false;
+    return copy_exact(t[0], n, 1, objective) && (k < 2 || copy_exact(t[1], n, m, inequalities)) &&
+           (k < 3 || copy_exact(t[2], n, p, equalities));
+  };
+  if (fast()) return;
+  const nb::tuple parts = nb::cast<nb::tuple>(coerce(label, value, n, m, p));  // raises TypeError/ValueError
+  if (!copy_exact(parts[0], n, 1, objective) || (m > 0 && !copy_exact(parts[1], n, m, inequalities)) ||
+      (p > 0 && !copy_exact(parts[2], n, p, equalities)))
+    throw std::logic_error("fusedga._batch._coerce returned arrays of other shapes");
+}
+
+// The garbage collector's view of a BatchSpec's references: fn's globals usually reach the BatchProblem that holds
+// this spec (a cycle), which Python can only collect when it sees them (nanobind's "refleaks" documentation).
+int batch_traverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(Py_TYPE(self));
+  if (!nb::inst_ready(self)) return 0;
+  const py_batch* b = nb::inst_ptr<py_batch>(self);
+  Py_VISIT(b->fn.ptr());
+  Py_VISIT(b->coerce.ptr());
+  return 0;
+}
+
+int batch_clear(PyObject* self) {
+  py_batch* b = nb::inst_ptr<py_batch>(self);
+  b->fn = nb::object();
+  b->coerce = nb::object();
+  return 0;
+}
+
+PyType_Slot batch_slots[] = {{Py_tp_traverse, reinterpret_cast<void*>(batch_traverse)},
+                             {Py_tp_clear, reinterpret_cast<void*>(batch_clear)},
+                             {0, nullptr}};
+
+}  // namespace
+
+void bind_batch(nb::module_& m) {
+  nb::class_<py_batch>(m, "BatchSpec", nb::type_slots(batch_slots),
+                       "A population-batch problem with a Python fitness (fusedga.BatchProblem).")
+      .def(
+          "__init__",
+          [](py_batch* self, nb::object fn, std::vector<double> lower, std::vector<double> upper,
+             std::vector<std::string> names, int n_ineq, int n_eq, const std::string& sense, const std::string& name,
+             nb::object coerce, const std::string& label) {
+            batch_spec s;  // checked before *self is constructed: a throwing __init__ leaves no object to destroy
+            s.name = name;
+            s.dimension = static_cast<int>(lower.size());
+            s.lower = std::move(lower);
+            s.upper = std::move(upper);
+            s.variable_names = std::move(names);
+            s.inequality_count = n_ineq;
+            s.equality_count = n_eq;
+            if (sense != "minimize" && sense != "maximize")
+              throw config_error("batch problem '" + name + "': sense: expected minimize or maximize, got " + sense);
+            s.sense = sense == "maximize" ? Sense::maximize : Sense::minimize;
+            s.evaluate = [self](const double* g, std::size_t n, int d, double* f, double* gi, double* he) {
+              self->evaluate(g, n, d, f, gi, he);
+            };
+            validate_batch_spec(s);
+            new (self) py_batch{std::move(s), std::move(fn), std::move(coerce), label};
+          },
+          nb::arg("fn"), nb::arg("lower"), nb::arg("upper"), nb::arg("names"), nb::arg("n_ineq"), nb::arg("n_eq"),
+          nb::arg("sense"), nb::arg("name"), nb::arg("coerce"), nb::arg("label"))
+      .def_prop_ro("name", [](const py_batch& b) { return b.spec.name; })
+      .def_prop_ro("dimension", [](const py_batch& b) { return b.spec.dimension; });
+
+  m.def(
+      "parse_batch_config",
+      [](const py_batch& b, const std::string& text, const std::string& source,
+         const std::vector<std::string>& overrides) {
+        run_config cfg = parse_batch_config(b.spec, text, source, overrides);
+        // run_batch refuses these before running anything: raise its located config_error now, at parse time.
+        if (cfg.backend == backend_kind::cuda || cfg.precision == precision_kind::float32) (void)run_batch(b.spec, cfg);
+        return cfg;
+      },
+      nb::arg("spec"), nb::arg("text"), nb::arg("source"), nb::arg("overrides"),
+      "parse_batch_config(spec, text, source, overrides) -> RunConfig: the run options (no problem: section) for "
+      "a BatchSpec. Raises ConfigError, also for backend cuda, precision float and the gradient repair.");
+
+  m.def(
+      "run_batch",
+      [](py_batch& b, const run_config& parsed, nb::object callback) {
+        run_config cfg = parsed;
+        if (cfg.backend == backend_kind::automatic) cfg.backend = backend_kind::tbb;  // as run_batch: a host call
+        return run_from_python(cfg, std::move(callback), false,
+                               [&b](const run_config& c, const run_hooks& h, int* threads) {
+                                 b.hooks = &h;
+                                 struct reset {
+                                   py_batch& b;
+                                   ~reset() { b.hooks = nullptr; }
+                                 } r{b};
+                                 return run_batch(b.spec, c, h, threads);
+                               });
+      },
+      nb::arg("spec"), nb::arg("config"), nb::arg("callback").none() = nb::none(),
+      "run_batch(spec, config, callback=None) -> dict: solves the BatchSpec with the GIL released except "
+      "inside fn and the callback. Exceptions raised by fn propagate unchanged.");
+}
+
+}  // namespace fusedga::python

@@ -1,0 +1,283 @@
+"""fusedga.BatchProblem: a NumPy (or PyTorch) fitness over the whole population, handed the engine's genes
+without a copy; known optima, the zero-copy contract, parity with the built-in, errors and Ctrl-C."""
+
+import os
+import signal
+
+import numpy as np
+import pytest
+
+import fusedga
+
+CQ_OPTIMUM = 263.17395  # seed/constrained-quadratic (configs/expr-seed-constrained-quadratic.yaml)
+CQ_BOUNDS = [(1, 25), (3, 7), (-25, 0)]
+
+
+def disk(X):
+    """min x^2 + y^2 s.t. x + y >= 1: optimum 0.5 at (0.5, 0.5)."""
+    x, y = X[:, 0], X[:, 1]
+    return x * x + y * y, 1 - (x + y)
+
+
+def constrained_quadratic(X):
+    """The seed's NumPy fitness (scripts/numpy_baseline.py) with raw constraint values g <= 0."""
+    x, y, z = X[:, 0], X[:, 1], X[:, 2]
+    f = x * x + 2 * y * y + 3 * z * z + 4 * x * y - 5 * y * z
+    return f, np.stack([3 - (x + y + z), x * x + z * z - 10], axis=1)
+
+
+def test_a_small_constrained_problem_reaches_its_optimum():
+    p = fusedga.BatchProblem(disk, [(-2, 2), (-2, 2)], n_ineq=1, names=["x", "y"])
+    r = fusedga.solve(p, population=200, generations=300, seed=3)
+    assert r.feasible and r.objective == pytest.approx(0.5, abs=1e-6)
+    assert r["x"] == pytest.approx(0.5, abs=1e-3) and r["y"] == pytest.approx(0.5, abs=1e-3)
+    assert r.variables == ("x", "y") and r.problem == "python:disk" and r.backend == "tbb"
+
+
+def test_the_seed_constrained_quadratic_in_numpy_reaches_the_known_optimum():
+    p = fusedga.BatchProblem(constrained_quadratic, CQ_BOUNDS, n_ineq=2, sense="maximize")
+    r = fusedga.solve(p, population=10000, generations=300, seed=42)  # the seed config's; algorithm auto
+    assert r.feasible and r.objective == pytest.approx(CQ_OPTIMUM, rel=1e-6)
+
+
+def test_a_numpy_fitness_matches_the_builtin_problem():
+    # The engine side is the same; only the arithmetic differs (NumPy's expression order vs the built-in's
+    # C++), so equal bits are not expected: the objective agrees to 1e-9 relative.
+    options = dict(population=2000, generations=200, seed=7, algorithm="ga", crossover="sbx",
+                   mutation="polynomial")
+    batch = fusedga.solve(fusedga.BatchProblem(constrained_quadratic, CQ_BOUNDS, n_ineq=2, sense="maximize"),
+                          **options)
+    builtin = fusedga.solve("seed/constrained-quadratic", **options)
+    assert batch.feasible and builtin.feasible
+    assert batch.objective == pytest.approx(builtin.objective, rel=1e-9)
+    assert batch.evaluations == builtin.evaluations
+
+
+def test_the_population_is_handed_over_read_only_without_a_copy():
+    seen = []
+
+    def fn(X):
+        seen.append((X.ctypes.data, X.shape, X.dtype, X.flags.writeable, X.flags.owndata, X.flags.c_contiguous))
+        with pytest.raises(ValueError):
+            X[0, 0] = 1.0
+        return X.sum(axis=1)
+
+    r = fusedga.solve(fusedga.BatchProblem(fn, [(0, 1)] * 4), population=64, generations=20, seed=1,
+                      algorithm="ga", elitism=2)
+    assert len(seen) == 21 and r.generations == 20
+    assert seen[0][1] == (64, 4) and all(s[1] == (62, 4) for s in seen[1:])  # GA offspring: N - elitism
+    assert all(s[2] == np.float64 and not s[3] and not s[4] and s[5] for s in seen)
+    # the engine's own rows, double-buffered (parents and offspring swap): the offspring are rows 2.. (after the
+    # 2 elites) of one of exactly two buffers, alternately; the initial population is the whole of one of them
+    offspring = [s[0] for s in seen[1:]]
+    assert len(set(offspring)) == 2 and all(a != b for a, b in zip(offspring, offspring[1:]))
+    assert seen[0][0] + 2 * 4 * 8 in set(offspring)
+
+
+def test_the_array_handed_to_fn_is_a_view_not_a_copy():
+    bases = []
+
+    def fn(X):
+        bases.append(X.base is not None)
+        return np.zeros(len(X))
+
+    fusedga.solve(fusedga.BatchProblem(fn, [(0, 1)]), population=8, generations=2, seed=1)
+    assert all(bases)
+
+
+def test_returns_may_be_lists_other_dtypes_and_single_columns():
+    def fn(X):
+        x, y = X[:, 0], X[:, 1]
+        return [float(v) for v in x * x + y * y], (1 - (x + y)).astype(np.float32)  # list; G of shape (n,)
+
+    r = fusedga.solve(fusedga.BatchProblem(fn, [(-2, 2), (-2, 2)], n_ineq=1), population=100, generations=100,
+                      seed=2)
+    assert r.feasible and r.objective == pytest.approx(0.5, abs=1e-3)
+
+
+def test_equality_constraints_and_a_none_g():
+    def fn(X):  # min x^2 + y^2 s.t. x + y == 1
+        x, y = X[:, 0], X[:, 1]
+        return x * x + y * y, None, (x + y - 1)[:, None]
+
+    r = fusedga.solve(fusedga.BatchProblem(fn, [(-2, 2), (-2, 2)], n_eq=1), population=200, generations=200,
+                      seed=2)
+    assert r.feasible and r.objective == pytest.approx(0.5, abs=1e-3)
+
+
+@pytest.mark.parametrize("bounds, match", [
+    ([(1, 0)], "lower <= upper"),
+    ([(0, float("inf"))], "finite"),
+    ([1, 2, 3], r"got shape \(3,\)"),
+    ([], "d >= 1"),
+    ([("a", "b")], "pairs"),
+])
+def test_bad_bounds_are_config_errors(bounds, match):
+    with pytest.raises(fusedga.ConfigError, match=match):
+        fusedga.BatchProblem(disk, bounds)
+
+
+def test_bad_arguments():
+    with pytest.raises(TypeError, match="callable"):
+        fusedga.BatchProblem(42, [(0, 1)])
+    with pytest.raises(fusedga.ConfigError, match="inequality_count"):
+        fusedga.BatchProblem(disk, [(0, 1)], n_ineq=-1)
+    with pytest.raises(TypeError, match="n_eq"):
+        fusedga.BatchProblem(disk, [(0, 1)], n_eq=1.5)
+    with pytest.raises(fusedga.ConfigError, match="sense"):
+        fusedga.BatchProblem(disk, [(0, 1)], sense="max")
+    with pytest.raises(fusedga.ConfigError, match="variable_names"):
+        fusedga.BatchProblem(disk, [(0, 1)], names=["a", "b"])
+    with pytest.raises(fusedga.ConfigError, match="array"):
+        fusedga.BatchProblem(disk, [(0, 1)], array="jax")
+
+
+@pytest.mark.parametrize("returned, error, match", [
+    (lambda X: X.sum(), ValueError, r"returned f of shape \(\) for n = 10 individuals; expected a tuple \(f, G\)"),
+    (lambda X: X[:, 0], TypeError, r"returned no G"),
+    (lambda X: (X[:, 0], X), ValueError, r"returned G of shape \(10, 2\).*expected a tuple \(f, G\) with f of "
+                                         r"shape \(n,\) and G of shape \(n, 1\)"),
+    (lambda X: (X[:, 0].astype(str), X[:, 1]), TypeError, r"returned f of dtype <U"),
+    (lambda X: (X[:, 0], X[:, 1], X[:, 1]), ValueError, r"returned H with values but the problem has n_eq=0"),
+    (lambda X: None, TypeError, r"returned None"),
+])
+def test_a_wrong_return_names_fn_what_it_returned_and_what_was_expected(returned, error, match):
+    p = fusedga.BatchProblem(returned, [(0, 1), (0, 1)], n_ineq=1)
+    with pytest.raises(error, match=r"BatchProblem\(fn=.*lambda.*\): " + match):
+        fusedga.solve(p, population=10, generations=2, seed=1)
+
+
+def test_an_exception_in_fn_propagates_unchanged():
+    class Boom(Exception):
+        pass
+
+    def fn(X):
+        if len(X) < 50:  # an offspring generation, not the initial population
+            raise Boom("from fn")
+        return X[:, 0]
+
+    with pytest.raises(Boom, match="from fn"):
+        fusedga.solve(fusedga.BatchProblem(fn, [(0, 1)]), population=50, generations=5, seed=1, algorithm="ga")
+
+
+def test_options_that_cannot_run_a_batch_problem_are_config_errors():
+    p = fusedga.BatchProblem(disk, [(-2, 2), (-2, 2)], n_ineq=1)
+    with pytest.raises(fusedga.ConfigError, match="gradient"):
+        fusedga.solve(p, constraint_handling={"type": "feasibility-rules", "gradient_repair": {"rate": 0.5}})
+    with pytest.raises(fusedga.ConfigError, match="cuda cannot run a batch problem"):
+        fusedga.solve(p, backend="cuda")
+    with pytest.raises(fusedga.ConfigError, match="double precision"):
+        fusedga.solve(p, precision="float")
+    with pytest.raises(fusedga.ConfigError, match="population"):
+        fusedga.solve(p, population=1)
+
+
+def test_serial_and_tbb_give_the_same_run():
+    p = fusedga.BatchProblem(constrained_quadratic, CQ_BOUNDS, n_ineq=2, sense="maximize")
+    a = fusedga.solve(p, population=500, generations=50, seed=5, backend="serial")
+    b = fusedga.solve(p, population=500, generations=50, seed=5, backend="tbb", threads=2)
+    assert a.x.tolist() == b.x.tolist() and a.objective == b.objective and b.threads == 2
+
+
+def test_ctrl_c_inside_fn_stops_at_the_end_of_that_generation():
+    k = 4
+    calls = []
+
+    def fn(X):
+        calls.append(len(X))
+        if len(calls) == k + 1:  # generation k's evaluation (call 0 is the initial population)
+            os.kill(os.getpid(), signal.SIGINT)  # KeyboardInterrupt is raised here, inside fn
+            raise AssertionError("not reached")
+        return disk(X)
+
+    r = fusedga.solve(fusedga.BatchProblem(fn, [(-2, 2), (-2, 2)], n_ineq=1), population=100, generations=50,
+                      seed=1, algorithm="ga")
+    assert r.stop_reason == "interrupted" and r.generations == k and len(calls) == k + 1
+    assert np.isfinite(r.objective)  # the best found before
+    assert any("interrupted (Ctrl-C) inside fn" in n for n in r.notices)
+
+
+def test_the_callback_and_progress_work_as_for_other_problems():
+    seen = []
+    r = fusedga.solve(fusedga.BatchProblem(disk, [(-2, 2), (-2, 2)], n_ineq=1), population=50, generations=5,
+                      seed=1, callback=lambda s: seen.append(s.generation) or s.generation < 3)
+    assert seen == [0, 1, 2, 3] and r.stop_reason == "interrupted"
+
+
+def test_torch_tensors_in_and_out():
+    torch = pytest.importorskip("torch")
+    seen = []
+
+    def fn(X):
+        seen.append((type(X), X.dtype, X.data_ptr()))
+        x, y = X[:, 0], X[:, 1]
+        return x * x + y * y, (1 - (x + y)).unsqueeze(1)
+
+    p = fusedga.BatchProblem(fn, [(-2, 2), (-2, 2)], n_ineq=1, array="torch")
+    r = fusedga.solve(p, population=200, generations=200, seed=3)
+    assert r.feasible and r.objective == pytest.approx(0.5, abs=1e-4)
+    assert all(t is torch.Tensor and d == torch.float64 for t, d, _ in seen)
+    assert len({a for _, _, a in seen}) == 2  # the engine's two buffers, no copy
+
+
+def test_numpy_fitness_may_return_torch_tensors():
+    torch = pytest.importorskip("torch")
+
+    def fn(X):
+        t = torch.from_numpy(X.copy())
+        return (t ** 2).sum(dim=1)
+
+    r = fusedga.solve(fusedga.BatchProblem(fn, [(-1, 1)] * 3), population=100, generations=100, seed=1)
+    assert r.objective == pytest.approx(0.0, abs=1e-4)
+
+
+def test_array_torch_hands_fn_torch_from_numpy_of_the_view(monkeypatch):
+    # Without PyTorch installed: a stand-in module checks the plumbing (fn gets from_numpy(X), X the
+    # read-only view); test_torch_tensors_in_and_out checks the real thing where PyTorch is installed.
+    import sys
+    import types
+
+    if "torch" in sys.modules or _has_torch():
+        pytest.skip("PyTorch installed: test_torch_tensors_in_and_out covers it")
+    converted = []
+    fake = types.ModuleType("torch")
+    fake.from_numpy = lambda X: converted.append(X) or ("tensor", X)
+    monkeypatch.setitem(sys.modules, "torch", fake)
+    r = fusedga.solve(fusedga.BatchProblem(lambda t: disk(t[1]), [(-2, 2), (-2, 2)], n_ineq=1, array="torch"),
+                      population=50, generations=3, seed=1, algorithm="ga")
+    assert len(converted) == 4 and all(not X.flags.writeable and X.shape[1] == 2 for X in converted)
+    assert r.generations == 3
+
+
+def _has_torch():
+    import importlib.util
+
+    return importlib.util.find_spec("torch") is not None
+
+
+def test_a_batch_problem_held_by_its_fn_globals_is_collected():
+    # fn's globals reach the BatchProblem that holds fn: a cycle through the native spec, collectable only when
+    # the spec tells the garbage collector its references (else nanobind reports leaks at exit).
+    import subprocess
+    import sys
+
+    code = ("import fusedga\np = fusedga.BatchProblem(lambda X: X[:, 0], [(0, 1)])\n"
+            "fusedga.solve(p, population=10, generations=2)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "leaked" not in run.stderr, run.stderr
+
+
+def test_the_compare_module_runs_and_prints_one_table(capsys):
+    from fusedga import compare
+
+    compare.main(["--population", "300", "--generations", "5", "--workloads", "constrained-quadratic,gene-sum",
+                  "--gene-sum-population", "40", "--no-baselines", "--overhead-population", "16"])
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| constrained") or line.startswith("| gene")]
+    assert len(rows) == 6 and "FusedGA BatchProblem (NumPy)" in out and "int8 genes" in out
+    assert "N = 300:" in out and "N = 16:" in out
+    # the seed fitness through BatchProblem, the expression and the built-in: the same run, the same best
+    best = {line.split("|")[2].strip(): float(line.split("|")[6]) for line in rows if "constrained" in line}
+    assert best["FusedGA BatchProblem (NumPy)"] == pytest.approx(best["FusedGA built-in (C++)"], rel=1e-6)
+    assert best["FusedGA Expression (CPU JIT)"] == pytest.approx(best["FusedGA built-in (C++)"], rel=1e-6)
