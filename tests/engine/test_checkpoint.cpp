@@ -13,55 +13,17 @@
 #include <fusedga/problems/classic/rastrigin.hpp>
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
 
+#include "engine/checkpoint_runs.hpp"
 #include "engine/handler_problems.hpp"
 #include "engine/same_result.hpp"
 
 using namespace fusedga;
 using CQ = problems::ConstrainedQuadratic<double>;
 
-namespace {
-
-// Everything a Result holds but wall-clock time.
-void require_same_run(const Result& a, const Result& b) {
-  engine_test::require_identical(a, b);
-  REQUIRE(a.reason == b.reason);
-  REQUIRE(a.restarts == b.restarts);
-  REQUIRE(a.not_a_number == b.not_a_number);
-  REQUIRE(a.feasible == b.feasible);
-  for (std::size_t g = 0; g < a.history.size(); ++g) {
-    REQUIRE(a.history[g].generation == b.history[g].generation);
-    REQUIRE(a.history[g].evaluations == b.history[g].evaluations);
-    REQUIRE(engine_test::same_bits(a.history[g].best_violation, b.history[g].best_violation));
-    REQUIRE(a.history[g].not_a_number == b.history[g].not_a_number);
-  }
-}
-
-// Runs `o` once, keeping every checkpoint written (periodic and final).
-template <class Problem, class Backend>
-std::vector<std::string> checkpoints_of(const Problem& p, ga_options o, const Backend& b, int every) {
-  std::vector<std::string> out;
-  o.checkpoint.write = [&](const std::string& bytes) { out.push_back(bytes); };
-  o.checkpoint.every_generations = every;
-  solve(p, o, b);
-  return out;
-}
-
-template <class Problem, class Backend>
-Result resume(const Problem& p, const ga_options& o, const Backend& b, const std::string& bytes) {
-  std::istringstream in(bytes);
-  return solve(p, o, b, in);
-}
-
-ga_options base(std::size_t n, int generations) {
-  ga_options o;
-  o.population = n;
-  o.generations = generations;
-  o.elitism = 3;
-  o.seed = 7;
-  return o;
-}
-
-}  // namespace
+using checkpoint_test::base;
+using checkpoint_test::checkpoints_of;
+using checkpoint_test::require_same_run;
+using checkpoint_test::resume;
 
 TEST_CASE("checkpoint: resumed from every checkpoint, the run ends bitwise the same", "[checkpoint]") {
   std::vector<std::pair<std::string, ga_options>> cases;
