@@ -3,8 +3,6 @@
 // the CPU backends.
 #include "fusedga/config/batch_entry.hpp"
 
-#include <tbb/info.h>
-
 #include <cmath>
 #include <string>
 
@@ -56,17 +54,8 @@ std::string batch_problem_id(const batch_spec& spec) {
 template <class Problem>
 Result solve_batch(const Problem& problem, const batch_spec& spec, const run_config& cfg, const run_hooks& hooks,
                    int& threads_used) {
-  ga_options o = cfg.ga;
-  o.on_generation = hooks.on_generation;
-  o.interrupt = hooks.interrupt;
-  o.checkpoint = hooks.checkpoint;
-  if (o.checkpoint.write || hooks.resume) o.checkpoint.problem_id = batch_problem_id(spec);
-  if (cfg.backend == backend_kind::serial) {
-    threads_used = 1;
-    return solve_or_resume(problem, o, backend::serial{}, hooks);
-  }
-  threads_used = cfg.threads > 0 ? cfg.threads : ::tbb::info::default_concurrency();
-  return solve_or_resume(problem, o, backend::tbb{cfg.threads}, hooks);
+  return solve_on_cpu(problem, run_options(cfg, hooks, [&] { return batch_problem_id(spec); }), cfg, hooks,
+                      threads_used);
 }
 
 }  // namespace

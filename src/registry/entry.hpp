@@ -34,14 +34,21 @@ inline void check_repair_backend(const run_config& cfg) {
 /// expression problem as parsed (normalized expressions, bounds, constraint forms).
 std::string checkpoint_problem_id(const run_config& cfg);
 
-/// The options of a run of `cfg`: its ga: and stop: sections with the hooks' callbacks and checkpoints.
-inline ga_options run_options(const run_config& cfg, const run_hooks& hooks) {
+/// The options of a run of `cfg`: its ga: and stop: sections with the hooks' callbacks and checkpoints;
+/// `problem_id()` (what identifies the problem in a checkpoint) is called only when the run writes or resumes one.
+template <class ProblemId>
+ga_options run_options(const run_config& cfg, const run_hooks& hooks, ProblemId problem_id) {
   ga_options o = cfg.ga;
   o.on_generation = hooks.on_generation;
   o.interrupt = hooks.interrupt;
   o.checkpoint = hooks.checkpoint;
-  if (o.checkpoint.write || hooks.resume) o.checkpoint.problem_id = checkpoint_problem_id(cfg);
+  if (o.checkpoint.write || hooks.resume) o.checkpoint.problem_id = problem_id();
   return o;
+}
+
+/// run_options with the problem identified by checkpoint_problem_id(cfg).
+inline ga_options run_options(const run_config& cfg, const run_hooks& hooks) {
+  return run_options(cfg, hooks, [&] { return checkpoint_problem_id(cfg); });
 }
 
 /// solve, or resume the hooks' checkpoint.
@@ -51,17 +58,26 @@ Result solve_or_resume(const Problem& problem, const ga_options& o, const Backen
   return solve(problem, o, backend);
 }
 
+/// solve_or_resume on the serial backend when `cfg.backend` says so, else on TBB with `cfg.threads`.
+template <class Problem>
+Result solve_on_cpu(const Problem& problem, const ga_options& o, const run_config& cfg, const run_hooks& hooks,
+                    int& threads_used) {
+  if (cfg.backend == backend_kind::serial) {
+    threads_used = 1;
+    return solve_or_resume(problem, o, backend::serial{}, hooks);
+  }
+  threads_used = cfg.threads > 0 ? cfg.threads : ::tbb::info::default_concurrency();
+  return solve_or_resume(problem, o, backend::tbb{cfg.threads}, hooks);
+}
+
 template <class Problem>
 Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& hooks, int& threads_used) {
   check_constraint_counts(problem, "'" + cfg.problem.builtin + "'");
   const ga_options o = run_options(cfg, hooks);
   switch (cfg.backend) {
     case backend_kind::serial:
-      threads_used = 1;
-      return solve_or_resume(problem, o, backend::serial{}, hooks);
     case backend_kind::tbb:
-      threads_used = cfg.threads > 0 ? cfg.threads : ::tbb::info::default_concurrency();
-      return solve_or_resume(problem, o, backend::tbb{cfg.threads}, hooks);
+      return solve_on_cpu(problem, o, cfg, hooks, threads_used);
     case backend_kind::cuda:
       check_repair_backend(cfg);
 #if defined(FUSEDGA_WITH_CUDA)

@@ -227,8 +227,8 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
   const int d = kp.dimension;
   const std::size_t n = kp.population;
   const std::uint32_t first_pair = static_cast<std::uint32_t>(t) * P;
-  const std::size_t first_slot = kp.elitism + 2 * static_cast<std::size_t>(first_pair);
-  const std::size_t end_slot = first_slot + 2 * P < n ? first_slot + 2 * P : n;
+  std::size_t first_slot, end_slot;
+  offspring_range(kp, t, first_slot, end_slot);
 
   pair_plan<P> plan;
   plan_pairs<P>(kp, src.rank_key, src.genes, first_pair, generation, plan, src.objective, src.violation);
