@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "fusedga/core/rank_key.hpp"
 #include "fusedga/engine/generation_stats.hpp"
@@ -125,6 +126,54 @@ struct checkpoint_options {
   std::string metadata;  ///< stored as is and returned by read_checkpoint_header (ga-run: its config)
 };
 
+struct ga_options;
+
+/// How islands exchange individuals (islands/migration.hpp).
+enum class migration_topology {
+  ring,             ///< island i sends to island (i + 1) mod I
+  random,           ///< each island sends to one other island drawn anew each epoch (Philox of seed, epoch, island)
+  fully_connected,  ///< each island sends to every other island
+};
+
+/// The YAML spelling of a topology ("ring", "random", "fully-connected").
+constexpr const char* to_string(migration_topology t) {
+  return t == migration_topology::ring ? "ring" : t == migration_topology::random ? "random" : "fully-connected";
+}
+
+/// Which individuals migrate and whom they replace.
+enum class migration_policy {
+  /// The `size` best of the source (its own order) are sent; the receiver ranks everything it received under its
+  /// own order and its j-th best immigrant replaces its j-th worst resident when it ranks strictly better
+  /// (pagmo's select_best / fair_replace).
+  best_replace_worst,
+};
+
+/// The YAML spelling of a policy ("best-replace-worst").
+constexpr const char* to_string(migration_policy) { return "best-replace-worst"; }
+
+/// When and what islands exchange.
+struct migration_options {
+  int every = 10;                 ///< M: migrate after every M-th generation, >= 1
+  std::size_t size = 1;           ///< K: individuals each island sends (and at most replaces) per epoch, >= 1
+  migration_topology topology = migration_topology::ring;
+  migration_policy policy = migration_policy::best_replace_worst;
+};
+
+/**
+ * The island model (Cantú-Paz 2000, "Efficient and Accurate Parallel Genetic Algorithms"; pagmo's archipelago):
+ * `count` sub-populations evolve apart and exchange their best every `migration.every` generations
+ * (islands/solve_islands.hpp). `ga_options::population` is the total: island i holds N/I individuals (the
+ * first N mod I islands one more). Island i's seed is derived from the run's seed and i (island 0 keeps it).
+ * With `variants` non-empty, island i takes its search settings (algorithm, selection, crossover, mutation,
+ * elitism, survival, de, constraints) from `variants[i % variants.size()]` (heterogeneous islands); its
+ * population, generations, seed, stop, restarts and callbacks come from the run's options.
+ */
+struct island_options {
+  int count = 1;  ///< I in [1, population / 2]; 1 = one panmictic population (no islands)
+  migration_options migration;
+  std::vector<ga_options> variants;  ///< empty: every island uses the run's own settings
+};
+
 /**
  * Everything `solve` needs besides the problem and the backend.
  *
@@ -152,6 +201,7 @@ struct ga_options {
   /// When set and true, the run stops at the end of the current generation (e.g. on SIGINT).
   const std::atomic<bool>* interrupt = nullptr;
   checkpoint_options checkpoint;  ///< where and when to write checkpoints; not part of the trajectory
+  island_options islands;         ///< sub-populations with migration (count 1: none)
 };
 
 }  // namespace fusedga

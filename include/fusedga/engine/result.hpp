@@ -3,6 +3,7 @@
 /// What `fusedga::solve` returns.
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,6 +28,19 @@ inline const char* to_string(stop_reason r) {
   return "unknown";
 }
 
+/// One island's outcome in an island-model run (engine/options.hpp island_options).
+struct island_result {
+  int island = 0;                         ///< index i in [0, I)
+  int rank = 0;                           ///< the MPI rank that ran it (0 without MPI)
+  std::size_t population = 0;             ///< its individuals
+  double objective = 0;                   ///< its best-so-far under the run's ranking
+  double violation = 0;                   ///< the best-so-far's total violation
+  bool feasible = false;                  ///< violation == 0 and objective finite
+  std::uint64_t evaluations = 0;          ///< objective evaluations it performed
+  std::uint64_t immigrants = 0;           ///< immigrants that replaced a resident, over the run
+  std::vector<generation_stats> history;  ///< its own rows, as Result::history of a one-population run
+};
+
 /**
  * Outcome of a run: the best individual ever seen under the run's ranking
  * (feasibility rules or penalty), counters and history.
@@ -46,6 +60,10 @@ struct Result {
   /// NaN individuals summed over every generation's population (generation_stats::not_a_number); 0 in a
   /// healthy run.
   std::uint64_t not_a_number = 0;
+  /// Island-model runs (island_options::count > 1): one entry per island, island order; `history` then holds
+  /// the rows of the whole archipelago (best over islands, means and feasible fraction over all individuals,
+  /// evaluations summed). Empty otherwise.
+  std::vector<island_result> islands;
 
   /// Whether the best individual is usable: objective, violation and every gene finite. A run where no
   /// individual ever had a finite objective and violation ends with !finite() (ga-run: exit 1).
