@@ -23,15 +23,13 @@
 #include "fusedga/engine/generation_stats.hpp"
 #include "fusedga/engine/options.hpp"
 #include "fusedga/engine/result.hpp"
+#include "fusedga/engine/target.hpp"
+#include "fusedga/islands/solve_islands.hpp"
+#include "fusedga/islands/transport.hpp"
 
 namespace fusedga {
 
 namespace detail {
-template <class Fitness>
-bool reached(Sense sense, Fitness objective, Fitness violation, double target) {
-  if (violation != Fitness(0)) return false;
-  return sense == Sense::minimize ? objective <= target : objective >= target;
-}
 
 /// The options of start `k` (0 = the run as configured): population grown by
 /// population_growth^k, elitism scaled alike, a seed derived from the run's.
@@ -115,6 +113,11 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
                  std::istream* resume_stream, const std::string& resume_source) {
   using fitness = fitness_t<Problem>;
   using gene = gene_t<Problem>;
+  if (options.islands.count > 1) {
+    if (resume_stream) throw config_error("checkpoints: resuming an island-model run (ga.islands) is not supported yet");
+    islands::local_transport one_process;
+    return islands::solve_islands(problem, options, backend, one_process);
+  }
   const auto start = std::chrono::steady_clock::now();
   double elapsed0 = 0;  // run time before a resume
   const auto elapsed = [&] {

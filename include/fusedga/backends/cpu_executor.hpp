@@ -219,6 +219,34 @@ class cpu_executor {
     std::copy_n(src_.violation, kp_.population, violation);
   }
 
+  /// Islands (islands/solve_islands.hpp): the current population's N rank keys.
+  void fetch_keys(key* out) const { std::copy_n(src_.rank_key, kp_.population, out); }
+  /// Islands: rows `slots[0, count)` of the current population — genes (count × d, row-major), objective, violation.
+  void read_rows(std::size_t count, const std::uint32_t* slots, gene* genes, fitness* objective,
+                 fitness* violation) const {
+    const std::size_t d = static_cast<std::size_t>(kp_.dimension);
+    for (std::size_t k = 0; k < count; ++k) {
+      std::copy_n(src_.row(slots[k]), d, genes + k * d);
+      objective[k] = src_.objective[slots[k]];
+      violation[k] = src_.violation[slots[k]];
+    }
+  }
+  /// Islands: the rank key of (objective, violation) under the run's current order (rule and handler).
+  key key_of(fitness objective, fitness violation) const { return rank_key_of(kp_, objective, violation); }
+  /// Islands: rows `slots[0, count)` of the current population overwritten (genes count × d, objective,
+  /// violation, as read_rows gives them), then every key recomputed under the current order, the summary and
+  /// the elites afresh (the re-key pass).
+  summary_type replace_rows(std::size_t count, const std::uint32_t* slots, const gene* genes,
+                            const fitness* objective, const fitness* violation) {
+    const std::size_t d = static_cast<std::size_t>(kp_.dimension);
+    for (std::size_t k = 0; k < count; ++k) {
+      std::copy_n(genes + k * d, d, src_.row(slots[k]));
+      src_.objective[slots[k]] = objective[k];
+      src_.violation[slots[k]] = violation[k];
+    }
+    return rekey(kp_.handler);
+  }
+
   void keep_best(std::uint32_t slot) { std::copy_n(src_.row(slot), best_.size(), best_.begin()); }
   void fetch_best(gene* out) const { std::copy(best_.begin(), best_.end(), out); }
   view_type current() const { return src_; }

@@ -28,6 +28,7 @@ enum class stream : std::uint32_t {
   de_select = 16,   ///< per target: block 0 indices, block 1 jrand and CR, blocks 2.. F (SHADE)
   de_gene = 17,     ///< per target: binomial crossover coins, block = j / 4
   de_archive = 18,  ///< per replaced parent: its archive slot when the archive is full
+  migrate = 24,     ///< island model: island i's random destination at epoch e (index = i, generation = e)
   repair = 6,   ///< gradient repair coins: index = pair, draw 0 child 1, draw 1 child 2 (DE: index = target, draw 0)
 };
 

@@ -23,6 +23,7 @@
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/options.hpp"
 #include "fusedga/engine/validate.hpp"
+#include "fusedga/islands/migration.hpp"
 
 namespace fusedga {
 
@@ -206,6 +207,52 @@ class engine {
     }
   }
 
+  /**
+   * Islands (islands/solve_islands.hpp): the `k` best of the current population under this run's order
+   * (ties: lower slot), best first — genes (k × d, row-major), objective and violation (k each) in host
+   * memory. k <= population. O(N log k) plus a copy of N keys (from the device on backend::cuda).
+   */
+  void emigrants(std::size_t k, gene* genes, fitness* objective, fitness* violation) const {
+    std::vector<key> keys(n_);
+    exec_.fetch_keys(keys.data());
+    const std::vector<std::uint32_t> slots = islands::best_slots(keys.data(), n_, k);
+    exec_.read_rows(slots.size(), slots.data(), genes, objective, violation);
+  }
+
+  /**
+   * Islands: `count` immigrants (genes count × d row-major, objective, violation, as `emigrants` gives
+   * them) ranked under this run's current order replace at most `limit` of the worst residents by
+   * best-replace-worst (islands/migration.hpp); then keys, summary, elites and best-so-far are recomputed
+   * (no history row is added: the generation's row was recorded before migration). Returns how many
+   * replaced a resident.
+   */
+  std::size_t immigrate(std::size_t count, const gene* genes, const fitness* objective, const fitness* violation,
+                        std::size_t limit) {
+    std::vector<key> incoming(count), residents(n_);
+    for (std::size_t k = 0; k < count; ++k) incoming[k] = exec_.key_of(objective[k], violation[k]);
+    exec_.fetch_keys(residents.data());
+    const std::vector<islands::replacement> r =
+        islands::best_replace_worst(incoming.data(), count, residents.data(), n_, limit);
+    if (r.empty()) return 0;
+    const std::size_t d = best_genes_.size();
+    std::vector<std::uint32_t> slots(r.size());
+    std::vector<gene> g(r.size() * d);
+    std::vector<fitness> o(r.size()), v(r.size());
+    for (std::size_t j = 0; j < r.size(); ++j) {
+      slots[j] = r[j].slot;
+      std::copy_n(genes + static_cast<std::size_t>(r[j].immigrant) * d, d, g.begin() + static_cast<std::ptrdiff_t>(j * d));
+      o[j] = objective[r[j].immigrant];
+      v[j] = violation[r[j].immigrant];
+    }
+    summary_type s = exec_.replace_rows(r.size(), slots.data(), g.data(), o.data(), v.data());
+    if (dynamic_rule(rule_)) {
+      fitness_fresh_ = false;
+      s = best_by_feasibility_rules(s);
+    }
+    update_best(s);
+    return r.size();
+  }
+
   /// Statistics of the current population.
   const generation_stats& stats() const { return last_; }
   /// One row per generation, generation 0 first; holds at most options.generations + 1 rows
@@ -300,15 +347,7 @@ class engine {
 
   // The run state's update from the summary of the population just made current.
   void absorb(const summary_type& s) {
-    if (!have_best_ || s.best.key < best_key_) {
-      have_best_ = true;
-      best_key_ = s.best.key;
-      best_objective_ = s.best_objective;
-      best_violation_ = s.best_violation;
-      exec_.keep_best(s.best.slot);
-      best_dirty_ = true;
-      improved_at_ = generation_;
-    }
+    update_best(s);
     generation_stats g;
     g.generation = generation_;
     g.best_objective = static_cast<double>(s.best_objective);
@@ -322,6 +361,19 @@ class engine {
     not_a_number_ += s.not_a_number;
     last_ = g;
     if (history_.size() < history_limit_) history_.push_back(g);
+  }
+
+  // The best-so-far from the summary of the population just made current (or changed by migration).
+  void update_best(const summary_type& s) {
+    if (!have_best_ || s.best.key < best_key_) {
+      have_best_ = true;
+      best_key_ = s.best.key;
+      best_objective_ = s.best_objective;
+      best_violation_ = s.best_violation;
+      exec_.keep_best(s.best.slot);
+      best_dirty_ = true;
+      improved_at_ = generation_;
+    }
   }
 
   executor_type exec_;

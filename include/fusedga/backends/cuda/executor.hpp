@@ -188,6 +188,39 @@ class cuda_executor {
     rt_.synchronize();
   }
 
+  /// Islands (islands/solve_islands.hpp): the current population's N rank keys, to host memory. Synchronizes.
+  void fetch_keys(key* out) const { download(nullptr, nullptr, nullptr, out); }
+  /// Islands: rows `slots[0, count)` of the current population to host memory — genes (count × d,
+  /// row-major), objective, violation. Synchronizes.
+  void read_rows(std::size_t count, const std::uint32_t* slots, gene* genes, fitness* objective,
+                 fitness* violation) const {
+    rt_.use_device();
+    const view_type v = views_[cur_];
+    const std::size_t d = static_cast<std::size_t>(kp_.dimension);
+    for (std::size_t k = 0; k < count; ++k) {
+      rt_.to_host(genes + k * d, v.genes + static_cast<std::size_t>(slots[k]) * d, d * sizeof(gene));
+      rt_.to_host(objective + k, v.objective + slots[k], sizeof(fitness));
+      rt_.to_host(violation + k, v.violation + slots[k], sizeof(fitness));
+    }
+    rt_.synchronize();
+  }
+  /// Islands: the rank key of (objective, violation) under the run's current order (host arithmetic).
+  key key_of(fitness objective, fitness violation) const { return detail::rank_key_of(kp_, objective, violation); }
+  /// Islands: rows `slots[0, count)` of the current population overwritten from host memory, then every key
+  /// recomputed under the current order, the summary and the elites afresh (rekey). Synchronizes.
+  summary_type replace_rows(std::size_t count, const std::uint32_t* slots, const gene* genes,
+                            const fitness* objective, const fitness* violation) {
+    rt_.use_device();
+    const view_type v = views_[cur_];
+    const std::size_t d = static_cast<std::size_t>(kp_.dimension);
+    for (std::size_t k = 0; k < count; ++k) {
+      rt_.to_device(v.genes + static_cast<std::size_t>(slots[k]) * d, genes + k * d, d * sizeof(gene));
+      rt_.to_device(v.objective + slots[k], objective + k, sizeof(fitness));
+      rt_.to_device(v.violation + slots[k], violation + k, sizeof(fitness));
+    }
+    return rekey(kp_.handler);
+  }
+
   /// The finish kernel already copied the improving best's genes on the device — except under a dynamic
   /// constraint handler, where the engine picks the best by feasibility rules and its genes are copied here.
   void keep_best(std::uint32_t slot) {

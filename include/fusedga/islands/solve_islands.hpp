@@ -1,0 +1,444 @@
+#pragma once
+/// @file solve_islands.hpp
+/// The island model (engine/options.hpp island_options): I sub-populations, each an `engine` of its own
+/// (its own slice of N, seed and — heterogeneous islands — settings), evolve apart in synchronous epochs of
+/// M generations; after each epoch every island sends its K best to the islands its topology names and
+/// each receiver replaces its worst (islands/migration.hpp). The islands are spread over the ranks of a
+/// Transport (islands/transport.hpp: one process, or MPI ranks); each rank runs its islands one after
+/// another, every pass over all of the backend's threads (or its GPU).
+///
+/// Epochs are the run's clock: after each one the ranks all-gather every island's rows, best-so-far and
+/// counters, so every rank builds the same archipelago history and takes the same stopping decision.
+/// `stop.target`, `stop.stall_generations`, `stop.time_limit_s` and `interrupt` are checked there, at
+/// the end of an epoch; the generation limit and `stop.evaluations` cut the last epoch exactly.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "fusedga/core/error.hpp"
+#include "fusedga/core/problem_traits.hpp"
+#include "fusedga/core/rank_key.hpp"
+#include "fusedga/engine/engine.hpp"
+#include "fusedga/engine/kernel_params.hpp"
+#include "fusedga/engine/options.hpp"
+#include "fusedga/engine/result.hpp"
+#include "fusedga/engine/target.hpp"
+#include "fusedga/islands/migration.hpp"
+#include "fusedga/islands/transport.hpp"
+
+namespace fusedga::islands {
+
+/**
+ * Island i's options: the run's, with island i's population (island_population), seed (island_seed) and,
+ * when `islands.variants` is non-empty, the search settings of variants[i mod size]. Its stopping rules,
+ * restarts, callbacks and checkpoints are cleared: the island model applies the run's own.
+ */
+inline ga_options island_options_for(const ga_options& o, int i) {
+  ga_options r = o;
+  if (!o.islands.variants.empty()) {
+    const ga_options& v = o.islands.variants[static_cast<std::size_t>(i) % o.islands.variants.size()];
+    r.algorithm = v.algorithm;
+    r.selection = v.selection;
+    r.crossover = v.crossover;
+    r.mutation = v.mutation;
+    r.elitism = v.elitism;
+    r.survival = v.survival;
+    r.de = v.de;
+    r.constraints = v.constraints;
+  }
+  r.population = island_population(o.population, o.islands.count, i);
+  r.seed = island_seed(o.seed, i);
+  r.islands = island_options{};
+  r.restarts = restart_options{};
+  r.stop = stop_options{};
+  r.on_generation = nullptr;
+  r.interrupt = nullptr;
+  r.checkpoint = checkpoint_options{};
+  return r;
+}
+
+/**
+ * Checks the island settings that no single island's engine checks.
+ * @throws config_error naming the `ga.islands` field: count outside [1, population / 2] (every island needs 2
+ *         individuals), migration.every < 1, migration.size < 1 or not below the smallest island's population,
+ *         restarts or checkpoints requested together with islands (not supported).
+ */
+inline void validate_islands(const ga_options& o) {
+  const island_options& is = o.islands;
+  if (is.count < 1 || static_cast<std::size_t>(is.count) > o.population / 2)
+    throw config_error("ga.islands.count: expected an integer in [1, " + std::to_string(o.population / 2) +
+                       "] (population / 2: every island needs 2 individuals), got " + std::to_string(is.count));
+  if (is.count == 1) return;
+  if (is.migration.every < 1)
+    throw config_error("ga.islands.migration.every: expected an integer >= 1 (generations between migrations), got " +
+                       std::to_string(is.migration.every));
+  const std::size_t smallest = island_population(o.population, is.count, is.count - 1);
+  if (is.migration.size < 1 || is.migration.size >= smallest)
+    throw config_error("ga.islands.migration.size: expected an integer in [1, " + std::to_string(smallest - 1) +
+                       "] (below the smallest island's population, " + std::to_string(smallest) + "), got " +
+                       std::to_string(is.migration.size));
+  if (o.restarts.stall_generations)
+    throw config_error("ga.restarts: not supported together with ga.islands (count > 1); migration is the island "
+                       "model's way to keep diversity — remove one of them");
+  if (o.checkpoint.write)
+    throw config_error("checkpoints: not supported yet for island-model runs (ga.islands with count > 1)");
+}
+
+namespace detail {
+
+/// Appends / reads trivially copyable values to / from a byte buffer (the all_gather records and migrant packets).
+struct byte_writer {
+  std::vector<std::byte> bytes;
+  template <class T>
+  void put_n(const T* v, std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const std::size_t at = bytes.size();
+    bytes.resize(at + n * sizeof(T));
+    if (n) std::memcpy(bytes.data() + at, v, n * sizeof(T));
+  }
+  template <class T>
+  void put(const T& v) { put_n(&v, 1); }
+};
+
+struct byte_reader {
+  const std::vector<std::byte>& bytes;
+  std::size_t at = 0;
+  template <class T>
+  void get_n(T* v, std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (at + n * sizeof(T) > bytes.size()) throw std::runtime_error("islands: a record from another rank is short");
+    if (n) std::memcpy(v, bytes.data() + at, n * sizeof(T));
+    at += n * sizeof(T);
+  }
+  template <class T>
+  T get() {
+    T v;
+    get_n(&v, 1);
+    return v;
+  }
+};
+
+/// One island's part of an epoch's all_gather record.
+struct island_record {
+  int island = 0;
+  std::uint64_t evaluations = 0, not_a_number = 0, immigrants = 0;
+  int improved_at = 0;
+  double best_objective = 0, best_violation = 0;
+  std::vector<generation_stats> rows;  ///< its history rows since the last gather
+  std::vector<double> best_genes;      ///< d values
+};
+
+/// What went wrong on a rank, carried to every rank by all_gather.
+struct rank_failure {
+  bool failed = false;
+  bool config = false;  ///< a config_error (the run's settings), else another exception
+  std::string what;
+};
+
+}  // namespace detail
+
+/**
+ * Runs the island model of `options.islands` on `problem` over `transport`'s ranks (each running its block
+ * of islands, rank_islands) and returns the archipelago's result on every rank: the best individual of all
+ * islands (Deb's feasibility rules, or the penalty order), one history row per generation combining the
+ * islands (best over islands, mean and feasible fraction over all individuals, evaluations summed, the
+ * slowest island's time), and `Result::islands` with each island's best, counters and own rows.
+ *
+ * Deterministic: for a fixed island count, the result is bitwise the same for any thread count and any
+ * rank count (wall-clock fields aside). `options.on_generation` is called on every rank with the archipelago's
+ * rows, M at a time after each epoch.
+ *
+ * @throws config_error as validate_islands, and an island's own config_error prefixed with "island i: ".
+ * Any exception on one rank (an island's problem throwing, memory) ends the run on every rank at the end of
+ * that epoch: a config_error stays one, anything else becomes std::runtime_error, its message prefixed
+ * with the rank and island.
+ */
+template <class Problem, class Backend, class Transport>
+Result solve_islands(const Problem& problem, const ga_options& options, const Backend& backend, Transport& transport) {
+  using fitness = fitness_t<Problem>;
+  using gene = gene_t<Problem>;
+  using engine_type = engine<Problem, Backend>;
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  validate_islands(options);
+  const int I = options.islands.count, R = transport.ranks(), me = transport.rank();
+  if (I < R)
+    throw config_error("ga.islands.count: " + std::to_string(I) + " islands cannot be spread over " + std::to_string(R) +
+                       " MPI ranks: give at least as many islands as ranks");
+  int first, last;
+  rank_islands(I, R, me, first, last);
+  const std::size_t d = static_cast<std::size_t>(problem.dimension());
+  const std::size_t K = options.islands.migration.size;
+  const int M = options.islands.migration.every;
+  const Sense sense = sense_of<Problem>();
+  const constraint_rule final_rule =
+      options.constraints.rule == constraint_rule::penalty ? constraint_rule::penalty : constraint_rule::feasibility_rules;
+  const auto rank = [&](double objective, double violation) {
+    return make_rank_key(static_cast<fitness>(objective), static_cast<fitness>(violation), sense, final_rule,
+                         static_cast<fitness>(options.constraints.penalty_weight));
+  };
+
+  // Every rank knows every island's size and children per generation (the budget is the archipelago's).
+  std::vector<ga_options> io(static_cast<std::size_t>(I));
+  std::uint64_t children = 0;
+  for (int i = 0; i < I; ++i) {
+    io[i] = island_options_for(options, i);
+    children += io[i].population - ::fusedga::detail::effective_elitism(io[i]);
+  }
+  long long limit = options.generations;
+  bool budget_limited = false;
+  if (options.stop.evaluations) {
+    if (*options.stop.evaluations < options.population)
+      throw config_error("stop.evaluations: " + std::to_string(*options.stop.evaluations) +
+                         " does not pay for the initial populations (" + std::to_string(options.population) + ")");
+    const auto affordable = static_cast<long long>((*options.stop.evaluations - options.population) / children);
+    if (affordable < limit) limit = affordable, budget_limited = true;
+  }
+
+  std::vector<std::unique_ptr<engine_type>> eng;
+  std::vector<std::size_t> rows_sent(static_cast<std::size_t>(last - first), 0);
+  std::vector<std::uint64_t> accepted(static_cast<std::size_t>(last - first), 0);
+  detail::rank_failure failure;
+  // Runs `f(k)` for each local island k in order; the first exception is kept for the next gather.
+  const auto each_island = [&](auto&& f) {
+    if (failure.failed) return;
+    int k = 0;
+    try {
+      for (; k < last - first; ++k) f(k);
+    } catch (const config_error& e) {
+      failure = {true, true, "island " + std::to_string(first + k) + ": " + e.what()};
+    } catch (const std::exception& e) {
+      failure = {true, false, "island " + std::to_string(first + k) + ": " + e.what()};
+    }
+  };
+  each_island([&](int k) {
+    ga_options o = io[static_cast<std::size_t>(first + k)];
+    o.generations = static_cast<int>(limit);
+    eng.push_back(std::make_unique<engine_type>(problem, o, backend));
+    eng.back()->initialize();
+  });
+
+  Result r;
+  r.variable_names = variable_names(problem);
+  r.reason = stop_reason::generations;
+  r.islands.resize(static_cast<std::size_t>(I));
+  for (int i = 0; i < I; ++i) {
+    r.islands[i].island = i;
+    r.islands[i].rank = owner_rank(I, R, i);
+    r.islands[i].population = io[i].population;
+  }
+  std::vector<detail::island_record> latest(static_cast<std::size_t>(I));
+  long long g = 0;
+  std::uint64_t evaluations = 0;
+
+  // The epoch's collective: every rank's failure, interrupt, time and islands to every rank.
+  const auto gather = [&] {
+    detail::byte_writer w;
+    w.put(static_cast<std::uint8_t>(failure.failed));
+    w.put(static_cast<std::uint8_t>(failure.config));
+    w.put(static_cast<std::uint8_t>(options.interrupt && options.interrupt->load()));
+    w.put(elapsed());
+    w.put(static_cast<std::uint64_t>(failure.what.size()));
+    w.put_n(failure.what.data(), failure.what.size());
+    if (!failure.failed) {
+      for (int k = 0; k < last - first; ++k) {
+        const engine_type& e = *eng[static_cast<std::size_t>(k)];
+        const auto& h = e.history();
+        w.put(first + k);
+        w.put(e.evaluations());
+        w.put(e.not_a_number());
+        w.put(accepted[k]);
+        w.put(e.generation() - e.stalled_generations());
+        w.put(static_cast<double>(e.best_objective()));
+        w.put(static_cast<double>(e.best_violation()));
+        const std::size_t n_rows = h.size() - rows_sent[k];
+        w.put(static_cast<std::uint64_t>(n_rows));
+        w.put_n(h.data() + rows_sent[k], n_rows);
+        rows_sent[k] = h.size();
+        const std::vector<gene>& b = e.best_genes();
+        for (std::size_t j = 0; j < d; ++j) w.put(static_cast<double>(b[j]));
+      }
+    }
+    const std::vector<std::vector<std::byte>> all = transport.all_gather(w.bytes);
+    bool interrupted = false;
+    double slowest = 0;
+    for (int q = 0; q < R; ++q) {
+      detail::byte_reader in{all[static_cast<std::size_t>(q)]};
+      const bool failed = in.get<std::uint8_t>() != 0;
+      const bool config = in.get<std::uint8_t>() != 0;
+      interrupted |= in.get<std::uint8_t>() != 0;
+      slowest = std::max(slowest, in.get<double>());
+      std::string what(in.get<std::uint64_t>(), '\0');
+      in.get_n(what.data(), what.size());
+      if (failed) {  // every rank throws the same error
+        const std::string msg = (R > 1 ? "rank " + std::to_string(q) + ": " : std::string()) + what;
+        if (config) throw config_error(msg);
+        throw std::runtime_error(msg);
+      }
+      int f2, l2;
+      rank_islands(I, R, q, f2, l2);
+      for (int i = f2; i < l2; ++i) {
+        detail::island_record& rec = latest[static_cast<std::size_t>(i)];
+        rec.island = in.get<int>();
+        rec.evaluations = in.get<std::uint64_t>();
+        rec.not_a_number = in.get<std::uint64_t>();
+        rec.immigrants = in.get<std::uint64_t>();
+        rec.improved_at = in.get<int>();
+        rec.best_objective = in.get<double>();
+        rec.best_violation = in.get<double>();
+        rec.rows.resize(in.get<std::uint64_t>());
+        in.get_n(rec.rows.data(), rec.rows.size());
+        rec.best_genes.resize(d);
+        in.get_n(rec.best_genes.data(), d);
+        if (rec.island != i) throw std::runtime_error("islands: rank " + std::to_string(q) + " sent another island");
+      }
+    }
+    // The archipelago's rows of the generations this epoch ran, combined in island order.
+    const std::size_t new_rows = latest[0].rows.size();
+    evaluations = 0;
+    for (const auto& rec : latest) evaluations += rec.evaluations;
+    for (std::size_t t = 0; t < new_rows; ++t) {
+      generation_stats s;
+      std::uint64_t rankable = 0, feasible_n = 0, evals = 0;
+      double sum = 0;
+      bool first_island = true;
+      for (int i = 0; i < I; ++i) {
+        const generation_stats& x = latest[static_cast<std::size_t>(i)].rows[t];
+        const std::uint64_t n_i = io[i].population;
+        if (first_island || rank(x.best_objective, x.best_violation) < rank(s.best_objective, s.best_violation)) {
+          s.best_objective = x.best_objective;
+          s.best_violation = x.best_violation;
+        }
+        first_island = false;
+        const std::uint64_t ok = n_i - x.not_a_number;
+        if (ok > 0) sum += x.mean_objective * static_cast<double>(ok), rankable += ok;
+        feasible_n += static_cast<std::uint64_t>(x.feasible_fraction * static_cast<double>(n_i) + 0.5);
+        evals += x.evaluations;
+        s.not_a_number += x.not_a_number;
+        s.elapsed_s = std::max(s.elapsed_s, x.elapsed_s);
+        s.generation = x.generation;
+        r.islands[i].history.push_back(x);
+      }
+      s.mean_objective = sum / static_cast<double>(rankable);
+      s.feasible_fraction = static_cast<double>(feasible_n) / static_cast<double>(options.population);
+      s.evaluations = evals;
+      r.history.push_back(s);
+      if (options.on_generation) options.on_generation(s);
+    }
+    // The best-so-far: the best island's; it last improved when the first island reached it.
+    int best = 0;
+    for (int i = 1; i < I; ++i) {
+      const auto& a = latest[static_cast<std::size_t>(i)];
+      const auto& b = latest[static_cast<std::size_t>(best)];
+      const auto ka = rank(a.best_objective, a.best_violation), kb = rank(b.best_objective, b.best_violation);
+      if (ka < kb || (ka == kb && a.improved_at < b.improved_at)) best = i;
+    }
+    const detail::island_record& b = latest[static_cast<std::size_t>(best)];
+    r.objective = b.best_objective;
+    r.violation = b.best_violation;
+    r.best_genes = b.best_genes;
+    // Stopping rules, decided alike on every rank from the same records.
+    if (interrupted) return r.reason = stop_reason::interrupted, true;
+    if (options.stop.target && ::fusedga::detail::reached(sense, static_cast<fitness>(r.objective),
+                                                          static_cast<fitness>(r.violation), *options.stop.target))
+      return r.reason = stop_reason::target, true;
+    if (options.stop.stall_generations && g - b.improved_at >= *options.stop.stall_generations)
+      return r.reason = stop_reason::stall, true;
+    if (options.stop.time_limit_s && slowest >= *options.stop.time_limit_s)
+      return r.reason = stop_reason::time_limit, true;
+    return false;
+  };
+
+  // Migration after an epoch (islands/migration.hpp) in two halves around the epoch's gather, so that no rank
+  // exchanges migrants with a rank that failed: every island packs its emigrants and lists what it expects ...
+  const std::size_t row_bytes = d * sizeof(gene) + 2 * sizeof(fitness);
+  std::vector<packet> outgoing, incoming;
+  const auto send_migrants = [&](std::uint32_t epoch) {
+    const migration_topology topo = options.islands.migration.topology;
+    outgoing.clear();
+    incoming.clear();
+    each_island([&](int k) {
+      const int i = first + k;
+      std::vector<gene> genes(K * d);
+      std::vector<fitness> obj(K), vio(K);
+      eng[static_cast<std::size_t>(k)]->emigrants(K, genes.data(), obj.data(), vio.data());
+      detail::byte_writer w;
+      w.put_n(genes.data(), genes.size());
+      w.put_n(obj.data(), K);
+      w.put_n(vio.data(), K);
+      for (int to : destinations(topo, I, i, options.seed, epoch)) outgoing.push_back({i, to, w.bytes});
+      for (int from : sources(topo, I, i, options.seed, epoch))
+        incoming.push_back({from, i, std::vector<std::byte>(K * row_bytes)});
+    });
+  };
+  // ... then, when the gather found every rank well and the run going on, they exchange and receive.
+  const auto receive_migrants = [&] {
+    transport.exchange(outgoing, incoming);
+    each_island([&](int k) {
+      const int i = first + k;
+      std::vector<gene> genes;
+      std::vector<fitness> obj, vio;
+      for (const packet& p : incoming) {  // in order of source island
+        if (p.to != i) continue;
+        detail::byte_reader in{p.bytes};
+        const std::size_t at_g = genes.size(), at_f = obj.size();
+        genes.resize(at_g + K * d);
+        obj.resize(at_f + K);
+        vio.resize(at_f + K);
+        in.get_n(genes.data() + at_g, K * d);
+        in.get_n(obj.data() + at_f, K);
+        in.get_n(vio.data() + at_f, K);
+      }
+      accepted[k] += eng[static_cast<std::size_t>(k)]->immigrate(obj.size(), genes.data(), obj.data(), vio.data(), K);
+    });
+  };
+
+  bool stopped = gather();
+  for (std::uint32_t epoch = 1; !stopped && g < limit; ++epoch) {
+    long long steps = std::min<long long>(M, limit - g);
+    if (options.stop.evaluations) {  // gradient repair's evaluations are known only afterwards: cut here
+      const std::uint64_t left = *options.stop.evaluations - std::min(evaluations, *options.stop.evaluations);
+      steps = std::min<long long>(steps, static_cast<long long>(left / children));
+      if (steps == 0) {
+        r.reason = stop_reason::evaluations;
+        stopped = true;
+        break;
+      }
+    }
+    each_island([&](int k) {
+      for (long long s = 0; s < steps; ++s) eng[static_cast<std::size_t>(k)]->step();
+    });
+    g += steps;
+    if (g < limit) send_migrants(epoch);
+    stopped = gather();
+    if (!stopped && g < limit) receive_migrants();
+  }
+  if (!stopped && g >= limit) r.reason = budget_limited ? stop_reason::evaluations : stop_reason::generations;
+  for (int i = 0; i < I; ++i) {
+    island_result& x = r.islands[i];
+    const detail::island_record& rec = latest[static_cast<std::size_t>(i)];
+    x.objective = rec.best_objective;
+    x.violation = rec.best_violation;
+    x.feasible = rec.best_violation == 0 && std::isfinite(rec.best_objective);
+    x.evaluations = rec.evaluations;
+    x.immigrants = rec.immigrants;
+    r.not_a_number += rec.not_a_number;
+  }
+  r.feasible = r.violation == 0 && r.finite();
+  r.generations = static_cast<int>(g);
+  r.evaluations = evaluations;
+  r.wall_time_s = elapsed();
+  return r;
+}
+
+}  // namespace fusedga::islands
