@@ -1,5 +1,5 @@
 # Layers only point down (docs: DESIGN.md, "One engine, several executors"):
-#   core -> operators, problems -> engine -> backends -> expr, config -> bench, report -> apps
+#   core -> operators, problems -> engine, islands -> backends -> expr, config -> bench, report -> apps
 # Scans every `#include "fusedga/..."` and `#include <fusedga/...>` in include/ and src/, and in src/ also the
 # private headers of another src/ folder (`#include "bench/..."`), and fails when a file includes a header of a
 # higher layer, printing file:line and the rule it breaks. Same-layer includes are allowed.
@@ -15,6 +15,7 @@ set(_rank_core 0)
 set(_rank_operators 1)
 set(_rank_problems 1)  # built-in problems: plain structs over core types
 set(_rank_engine 2)
+set(_rank_islands 2)  # the island model: engines and their migration (islands/)
 set(_rank_backends 3)
 set(_rank_umbrella 3)  # include/fusedga/fusedga.hpp and solve.hpp: the header-only library (engine + backends)
 set(_rank_expr 4)
