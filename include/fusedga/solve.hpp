@@ -113,7 +113,6 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
                  std::istream* resume_stream, const std::string& resume_source) {
   using fitness = fitness_t<Problem>;
   using gene = gene_t<Problem>;
-  if (options.islands.count < 1) islands::validate_islands(options);  // count 0 is an error, not one population
   if (options.islands.count > 1) {
     if (resume_stream) throw config_error("checkpoints: resuming an island-model run (ga.islands) is not supported yet");
     islands::local_transport one_process;

@@ -80,9 +80,14 @@ std::uint64_t total_immigrants(const Result& r) {
   return s;
 }
 
-std::string config_error_of(const ga_options& o) {
+// `runner`: the island runner itself (solve() treats a count below 2 as one population).
+std::string config_error_of(const ga_options& o, bool runner = false) {
   try {
-    solve(CQ{}, o, backend::serial{});
+    islands::local_transport t;
+    if (runner)
+      islands::solve_islands(CQ{}, o, backend::serial{}, t);
+    else
+      solve(CQ{}, o, backend::serial{});
   } catch (const config_error& e) {
     return e.what();
   }
@@ -281,7 +286,7 @@ TEST_CASE("validate_islands: count, every, size, restarts and checkpoints are co
   CHECK(config_error_of(o) == "(no error)");
   ga_options bad = o;
   bad.islands.count = 0;
-  CHECK_THAT(config_error_of(bad), Contains("ga.islands.count") && Contains("got 0"));
+  CHECK_THAT(config_error_of(bad, true), Contains("ga.islands.count") && Contains("got 0"));
   bad.islands.count = 51;  // 100 / 2 = 50 islands of 2 at most
   CHECK_THAT(config_error_of(bad), Contains("ga.islands.count: expected an integer in [1, 50]"));
   bad = o;
