@@ -759,9 +759,9 @@ run_config parse_any(const std::string& text, const std::string& source_name, co
   if (const auto output = sections.get("output")) read_output(*output, cfg.output);
   resolve_auto_repair(cfg, problem, given);
   read_island_variants(sections.get("ga"), problem, cfg, given);  // over the run's settings, auto repair included
-  if (const auto g = sections.get("ga"); g && g->node().IsMap() && g->node()["islands"].IsMap() &&
-                                         g->node()["islands"]["count"])
-    cfg.where["ga.islands.count"] = source.where("ga.islands.count", g->node()["islands"]["count"].Mark());
+  if (const auto g = sections.get("ga"); g && g->node().IsMap())
+    if (const YAML::Node islands = g->node()["islands"]; islands && islands.IsMap() && islands["count"])
+      cfg.where["ga.islands.count"] = source.where("ga.islands.count", islands["count"].Mark());
   return cfg;
 }
 
