@@ -66,7 +66,8 @@ std::string explain_islands(const run_config& cfg) {
   const std::size_t extra = cfg.ga.population % static_cast<std::size_t>(is.count);
   const std::string sizes =
       big == small ? fmt::format("{} individuals each", big)
-                   : fmt::format("{} individuals (islands 0 to {}), {} (the others)", big, extra - 1, small);
+                   : fmt::format("{} individuals (island{} 0{}), {} (the others)", big, extra > 1 ? "s" : "",
+                                 extra > 1 ? fmt::format(" to {}", extra - 1) : std::string(), small);
   std::string out = fmt::format(
       "islands      {} of the population's {}: {}  (island model: Cantú-Paz 2000)\n", is.count, cfg.ga.population,
       sizes);
