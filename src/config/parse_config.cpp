@@ -597,7 +597,7 @@ void validate_island(const located& at, const ga_options& o, int i, bool real_ge
   }
 }
 
-/// `ga.islands.variants:` (null = none) — each entry `ga:`'s search settings over the run's (read_search) — then
+/// `ga.islands.variants:` (null or [] = none) — each entry `ga:`'s search settings over the run's (read_search) — then
 /// every island's settings validated (validate.hpp), located at its variant, else at `ga.islands.count`.
 void read_island_variants(const std::optional<located>& ga_section, const problem_entry& problem, run_config& cfg,
                           const ga_given& given) {
@@ -610,10 +610,10 @@ void read_island_variants(const std::optional<located>& ga_section, const proble
   std::vector<located> entries;
   if (const auto variants = islands_map.get("variants"); variants && !variants->is_null()) {
     const YAML::Node& list = variants->node();
-    if (!list.IsSequence() || list.size() == 0)
+    if (!list.IsSequence())
       variants->expected("a list of variants, each a map of ga: search settings (" + detail::join(variant_keys) +
                          "), or null");
-    if (is.count == 1)
+    if (is.count == 1 && list.size() > 0)
       variants->fail("needs islands: with count 1 (one population) the variants would not run; set ga.islands.count "
                      "> 1, or ga.islands: null");
     for (std::size_t k = 0; k < list.size(); ++k)

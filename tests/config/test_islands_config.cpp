@@ -159,6 +159,8 @@ TEST_CASE("ga.islands: each mistake is a located error", "[config][islands][erro
   CHECK(error_of(quadratic + "ga: {islands: {count: 2, variants: {algorithm: ga}}}\n") ==
         "run.yaml:2:36: ga.islands.variants: expected a list of variants, each a map of ga: search settings "
         "(algorithm, selection, crossover, mutation, elitism, survival, de, constraint_handling), or null, got a map");
+  CHECK(error_of(quadratic + "ga: {islands: {count: 2, variants: []}}\n") == "(no error)");
+  CHECK(error_of(quadratic + "ga: {islands: {count: 1, variants: []}}\n") == "(no error)");
   CHECK(error_of(quadratic + "ga: {islands: {count: 1, variants: [{algorithm: ga}]}}\n") ==
         "run.yaml:2:36: ga.islands.variants: needs islands: with count 1 (one population) the variants would not "
         "run; set ga.islands.count > 1, or ga.islands: null");
