@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app_main.hpp"
+#include "fusedga/config/explain_islands.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/result_writer.hpp"
 #include "fusedga/config/run_config.hpp"
@@ -207,6 +208,7 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
   explain_run(cfg.ga, cfg.choice);
   explain_operator(fusedga::gradient_repair_family, fusedga::repair_kind::gradient, cfg.ga.constraints.gradient_repair);
   if (!cfg.choice.repair.empty()) fmt::print("             rate {}\n", cfg.choice.repair);
+  fmt::print("{}", fusedga::explain_islands(cfg));
   if (!cfg.problem.expression) {
     fmt::print("a built-in problem: compiled C++ in problems/, run by the fused engine\n");
     return;

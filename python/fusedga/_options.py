@@ -115,7 +115,19 @@ def ga_overrides(plan: ConfigPlan, fn: str, options: Dict[str, Any]) -> None:
         else:
             if name in _OPERATOR_SECTIONS and isinstance(value, str):
                 value = {"type": value}
+            elif name == "islands":
+                value = _island_sections(value)
             plan.set(label, f"ga.{name}", value)
+
+
+def _island_sections(islands: Any) -> Any:
+    """``islands=`` with each variant's operator sections given as strings made ``{"type": string}``, as
+    solve()'s own (anything else is left for the parser to judge)."""
+    if not isinstance(islands, dict) or not isinstance(islands.get("variants"), (list, tuple)):
+        return islands
+    variants = [{k: ({"type": v} if k in _OPERATOR_SECTIONS and isinstance(v, str) else v) for k, v in variant.items()}
+                if isinstance(variant, dict) else variant for variant in islands["variants"]]
+    return dict(islands, variants=variants)
 
 
 def is_config_path(problem: Any) -> bool:

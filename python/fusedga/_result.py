@@ -45,6 +45,13 @@ class Result:
         One row per generation (generation 0 first; a restart adds a row for its initial population):
         ``generation``, ``evaluations``, ``not_a_number`` (int64) and ``best_objective``, ``best_violation``,
         ``mean_objective``, ``feasible_fraction``, ``elapsed_s`` (float64).
+    islands : list of dict
+        Island-model runs (``islands=`` / ``ga.islands`` with count > 1): one dict per island, island order, with
+        ``island`` (index), ``rank`` (the MPI rank that ran it, 0 without MPI), ``population`` (its
+        individuals), ``objective``, ``violation``, ``feasible`` (its best-so-far), ``evaluations``,
+        ``immigrants`` (immigrants that replaced a resident, over the run) and ``history`` (its own rows, the
+        columns of ``history``); ``history`` is then the archipelago's (best over islands, means over all
+        individuals, evaluations summed). Empty for one population.
     problem, backend, precision : str
         The problem's name, the backend that ran (``"serial"``, ``"tbb"``, ``"cuda"``), ``"double"`` or
         ``"float"``.
@@ -70,6 +77,7 @@ class Result:
         self.restarts: int = fields["restarts"]
         self.not_a_number: int = fields["not_a_number"]
         self.history: Dict[str, np.ndarray] = dict(fields["history"])
+        self.islands: List[Dict[str, Any]] = [dict(i, history=dict(i["history"])) for i in fields.get("islands", [])]
         self.problem: str = fields["problem"]
         self.backend: str = fields["backend"]
         self.threads: int = fields["threads"]

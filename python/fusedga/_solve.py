@@ -72,6 +72,7 @@ def solve(
     selection: Union[str, Mapping[str, Any], None] = None,
     constraint_handling: Union[str, Mapping[str, Any], None] = None,
     stop: Optional[Mapping[str, Any]] = None,
+    islands: Optional[Mapping[str, Any]] = None,
     params: Optional[Mapping[str, Any]] = None,
     callback: Optional[Callable[[Any], Any]] = None,
     progress: bool = False,
@@ -103,6 +104,16 @@ def solve(
     stop : dict
         ``stop:`` rules (``evaluations``, ``target``, ``stall_generations``, ``time_limit_s``), set one by one
         (a file's other rules stay).
+    islands : dict
+        ``ga.islands``: the island model (docs/islands.md), e.g. ``dict(count=8, migration=dict(every=10,
+        size=2, topology="ring"), variants=[dict(algorithm="de"), dict(crossover="blx-alpha")])``: ``count``
+        sub-populations (of ``population / count`` individuals each; the run's ``population`` is the total)
+        exchange their ``size`` best every ``every`` generations along the ``topology`` (``"ring"``,
+        ``"random"``, ``"fully-connected"``), replacing the receiver's worst (``policy="best-replace-worst"``).
+        ``variants`` (optional) are heterogeneous islands: island i runs ``variants[i % len(variants)]``, each
+        a dict of ``ga:`` search settings (``algorithm``, ``selection``, ``crossover``, ``mutation``,
+        ``elitism``, ``survival``, ``de``, ``constraint_handling``) over the run's own. Not with ``restarts``.
+        The result's ``islands`` lists each island's outcome.
     params : dict
         ``problem.params`` of a built-in problem, e.g. ``{"dimension": 30}`` for ``classic/*``.
     callback : callable, optional
@@ -140,7 +151,7 @@ def solve(
     options: Dict[str, Any] = dict(
         backend=backend, precision=precision, threads=threads, population=population, generations=generations,
         seed=seed, algorithm=algorithm, selection=selection, crossover=crossover, mutation=mutation,
-        constraint_handling=constraint_handling, stop=stop)
+        constraint_handling=constraint_handling, stop=stop, islands=islands)
     options.update(ga)
     ga_overrides(plan, "solve", options)
     config = problem._parse(plan) if hasattr(problem, "_parse") else parse(plan)

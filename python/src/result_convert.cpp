@@ -29,6 +29,20 @@ nb::object column(const std::vector<generation_stats>& history, Field field) {
   return to_numpy(std::move(out));
 }
 
+/// A history as a dict of NumPy columns (fusedga.Result.history).
+nb::dict history_columns(const std::vector<generation_stats>& history) {
+  nb::dict h;
+  h["generation"] = column<std::int64_t>(history, &generation_stats::generation);
+  h["best_objective"] = column<double>(history, &generation_stats::best_objective);
+  h["best_violation"] = column<double>(history, &generation_stats::best_violation);
+  h["mean_objective"] = column<double>(history, &generation_stats::mean_objective);
+  h["feasible_fraction"] = column<double>(history, &generation_stats::feasible_fraction);
+  h["evaluations"] = column<std::int64_t>(history, &generation_stats::evaluations);
+  h["elapsed_s"] = column<double>(history, &generation_stats::elapsed_s);
+  h["not_a_number"] = column<std::int64_t>(history, &generation_stats::not_a_number);
+  return h;
+}
+
 }  // namespace
 
 nb::dict result_to_python(const Result& r, const run_info& info, bool integer_genes,
@@ -51,16 +65,22 @@ nb::dict result_to_python(const Result& r, const run_info& info, bool integer_ge
   d["time"] = r.wall_time_s;
   d["restarts"] = r.restarts;
   d["not_a_number"] = r.not_a_number;
-  nb::dict h;
-  h["generation"] = column<std::int64_t>(r.history, &generation_stats::generation);
-  h["best_objective"] = column<double>(r.history, &generation_stats::best_objective);
-  h["best_violation"] = column<double>(r.history, &generation_stats::best_violation);
-  h["mean_objective"] = column<double>(r.history, &generation_stats::mean_objective);
-  h["feasible_fraction"] = column<double>(r.history, &generation_stats::feasible_fraction);
-  h["evaluations"] = column<std::int64_t>(r.history, &generation_stats::evaluations);
-  h["elapsed_s"] = column<double>(r.history, &generation_stats::elapsed_s);
-  h["not_a_number"] = column<std::int64_t>(r.history, &generation_stats::not_a_number);
-  d["history"] = h;
+  d["history"] = history_columns(r.history);
+  nb::list islands;  // island-model runs: one dict per island (fusedga.Result.islands)
+  for (const island_result& x : r.islands) {
+    nb::dict i;
+    i["island"] = x.island;
+    i["rank"] = x.rank;
+    i["population"] = x.population;
+    i["objective"] = x.objective;
+    i["violation"] = x.violation;
+    i["feasible"] = x.feasible;
+    i["evaluations"] = x.evaluations;
+    i["immigrants"] = x.immigrants;
+    i["history"] = history_columns(x.history);
+    islands.append(i);
+  }
+  d["islands"] = islands;
   d["problem"] = info.problem;
   d["backend"] = info.backend;
   d["threads"] = info.threads;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <sstream>
 
@@ -20,6 +21,8 @@
 #include "fusedga/engine/operator_parameters.hpp"
 #include "fusedga/engine/validate.hpp"
 #include "fusedga/expr/parse.hpp"
+#include "fusedga/islands/migration.hpp"
+#include "fusedga/islands/solve_islands.hpp"
 #include "fusedga/operators/catalog.hpp"
 #include "fusedga/operators/operator_text.hpp"
 #include "text/utf8.hpp"
@@ -39,7 +42,14 @@ const std::vector<std::string> expression_problem_keys = {"name",      "sense", 
 const std::vector<std::string> vector_variable_keys = {"size", "bounds"};
 const std::vector<std::string> ga_keys = {"population", "generations", "seed",     "selection",
                                           "crossover",  "mutation",    "elitism",  "constraint_handling",
-                                          "algorithm",  "survival",    "de",       "restarts"};
+                                          "algorithm",  "survival",    "de",       "restarts",
+                                          "islands"};
+const std::vector<std::string> island_keys = {"count", "migration", "variants"};
+const std::vector<std::string> migration_keys = {"every", "size", "topology", "policy"};
+/// The keys of a `ga.islands.variants` entry: `ga:`'s search settings (an island's population, generations, seed,
+/// stop rules and restarts are the run's).
+const std::vector<std::string> variant_keys = {"algorithm", "selection", "crossover",           "mutation",
+                                               "elitism",   "survival",  "de", "constraint_handling"};
 const std::vector<std::string> restart_keys = {"stall_generations", "population_growth"};
 const std::vector<std::string> stop_keys = {"target", "stall_generations", "time_limit_s", "evaluations"};
 const std::vector<std::string> output_keys = {"result", "history"};
@@ -404,17 +414,22 @@ constexpr int auto_restart_stall = 100;
 constexpr double auto_restart_growth = 2;
 constexpr double auto_repair_rate = 0.2;
 
+/// `ga.algorithm` as written.
+enum class algorithm_setting { automatic, ga, de };
+
 /// What `ga:` gave that `ga.algorithm: auto` depends on.
 struct ga_given {
   bool automatic = true;    ///< ga.algorithm is auto or absent
   std::string ga_only_key;  ///< the first GA-only key given, empty when none
   bool restarts = false;    ///< ga.restarts given (null included)
   bool repair_rate = false; ///< ga.constraint_handling.gradient_repair.rate given
+  bool islands = false;     ///< ga.islands.count > 1: auto sets no restarts (the island model has none)
+  algorithm_setting setting = algorithm_setting::automatic;  ///< ga.algorithm as written; variants inherit it
 };
 
 /// `ga.algorithm: auto` (or absent): DE with the measured defaults for real genes when no GA-only key is set,
-/// else the GA. Fills `out.algorithm`, the restarts default and `choice` (the repair default needs the backend:
-/// resolve_auto_repair).
+/// else the GA. Fills `out.algorithm`, the restarts default (none with islands) and `choice` (the repair default
+/// needs the backend: resolve_auto_repair).
 void resolve_auto_algorithm(const problem_entry& problem, const ga_given& given, ga_options& out,
                             algorithm_choice& choice) {
   choice.automatic = true;
@@ -430,41 +445,42 @@ void resolve_auto_algorithm(const problem_entry& problem, const ga_given& given,
   }
   out.algorithm = algorithm_kind::de;  // ga.de's own defaults: SHADE
   choice.reason = "auto: real genes, no GA operator set; the best measured on docs/quality.md's suite";
-  if (!given.restarts) {
+  if (!given.restarts && !given.islands) {
     out.restarts.stall_generations = auto_restart_stall;
     out.restarts.population_growth = auto_restart_growth;
     choice.restarts = "auto: the measured default";
   }
 }
 
-/// `ga:`. Population first: the tournament size and elitism are checked against it.
-void read_ga(const std::optional<located>& section, const problem_entry& problem, ga_options& out,
-             ga_given& given, algorithm_choice& choice) {
-  std::optional<yaml_map> m;
-  if (section) {
-    m.emplace(*section, ga_keys);
-    m->check_keys(ga_keys);
-  }
-  const auto get = [&](const char* key) { return m ? m->get(key) : std::nullopt; };
+/// A key's value, or nullopt when absent (or when there is no section).
+using key_getter = std::function<std::optional<located>(const char*)>;
 
-  if (const auto population = get("population"))
-    out.population = static_cast<std::size_t>(detail::read_int(*population, detail::integer_at_least(2)));
-  if (const auto generations = get("generations"))
-    out.generations = static_cast<int>(detail::read_int(*generations, detail::integer_at_least(0)));
-  if (const auto seed = get("seed")) out.seed = detail::read_uint64(*seed);
-  if (const auto selection = get("selection")) read_selection(*selection, problem, out.population, out.selection);
-  read_crossover(get("crossover"), problem, out.crossover);
-  read_mutation(get("mutation"), problem, out.mutation);
-  if (const auto elitism = get("elitism"))
-    out.elitism = static_cast<std::size_t>(
-        detail::read_int(*elitism, detail::integer_in(0, double(out.population - 1)),
-                         "an integer in [0, population - 1 = " + std::to_string(out.population - 1) + "]"));
-  else
-    out.elitism = std::min(out.elitism, out.population - 1);  // the default never exceeds a tiny population
-  if (const auto restarts = get("restarts")) {
-    given.restarts = true;
-    read_restarts(*restarts, out.restarts);
+/**
+ * The search settings of `ga:`, or of a `ga.islands.variants` entry over the run's (`variant`): selection,
+ * crossover, mutation, elitism, constraint handling, survival, algorithm and de, read with `get` over `out`, then
+ * the checks between them. `population` bounds the tournament size and elitism: the run's, or the smallest
+ * island's for a variant. A variant without `algorithm:` takes the run's setting (`given.setting`); auto is
+ * resolved anew with the variant's GA-only keys (else the run's).
+ */
+void read_search(const key_getter& get, const problem_entry& problem, std::size_t population, bool variant,
+                 ga_options& out, ga_given& given, algorithm_choice& choice) {
+  if (const auto selection = get("selection")) read_selection(*selection, problem, population, out.selection);
+  if (variant) {  // over the run's operators: no integer-gene default kind here
+    if (const auto c = get("crossover"))
+      read_operator_section(*c, crossover_family, problem, 0, &out.crossover.kind, out.crossover);
+    if (const auto c = get("mutation"))
+      read_operator_section(*c, mutation_family, problem, 0, &out.mutation.kind, out.mutation);
+  } else {
+    read_crossover(get("crossover"), problem, out.crossover);
+    read_mutation(get("mutation"), problem, out.mutation);
   }
+  const std::string population_name = variant ? "island population" : "population";
+  if (const auto elitism = get("elitism"))
+    out.elitism = static_cast<std::size_t>(detail::read_int(
+        *elitism, detail::integer_in(0, double(population - 1)),
+        "an integer in [0, " + population_name + " - 1 = " + std::to_string(population - 1) + "]"));
+  else if (!variant)
+    out.elitism = std::min(out.elitism, out.population - 1);  // the default never exceeds a tiny population
   if (const auto constraints = get("constraint_handling")) {
     read_constraint_handling(*constraints, problem, out.constraints);
     const YAML::Node& c = constraints->node();
@@ -473,38 +489,169 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
   }
   if (const auto survival = get("survival")) read_survival(*survival, problem, out.survival);
   for (const std::string& key : ga_only_keys)
-    if (get(key.c_str()) && given.ga_only_key.empty()) given.ga_only_key = key;
-  enum class algorithm_setting { automatic, ga, de };
-  algorithm_setting setting = algorithm_setting::automatic;
+    if (get(key.c_str())) {
+      given.ga_only_key = key;
+      break;
+    }
   if (const auto algorithm = get("algorithm")) {
-    setting = detail::read_enum(*algorithm, choice_list<algorithm_setting>{{"auto", algorithm_setting::automatic},
-                                                                            {to_string(algorithm_kind::ga), algorithm_setting::ga},
-                                                                            {to_string(algorithm_kind::de), algorithm_setting::de}});
-    if (setting == algorithm_setting::de && problem.integer_genes)
+    given.setting = detail::read_enum(*algorithm, choice_list<algorithm_setting>{{"auto", algorithm_setting::automatic},
+                                                                                  {to_string(algorithm_kind::ga), algorithm_setting::ga},
+                                                                                  {to_string(algorithm_kind::de), algorithm_setting::de}});
+    if (given.setting == algorithm_setting::de && problem.integer_genes)
       algorithm->fail("expected ga or auto for the integer genes of " + problem.name +
                       " (differential evolution needs real genes), got de");
   }
-  given.automatic = setting == algorithm_setting::automatic;
+  given.automatic = given.setting == algorithm_setting::automatic;
   if (given.automatic)
     resolve_auto_algorithm(problem, given, out, choice);
   else
-    out.algorithm = setting == algorithm_setting::de ? algorithm_kind::de : algorithm_kind::ga;
+    out.algorithm = given.setting == algorithm_setting::de ? algorithm_kind::de : algorithm_kind::ga;
+  const std::string algorithm_key = variant ? "algorithm" : "ga.algorithm";
   if (const auto de = get("de")) {
     read_operator_section(*de, de_family, problem, 0, &out.de.strategy, out.de);
     if (out.algorithm != algorithm_kind::de)
-      de->fail(std::string("differential evolution settings need ga.algorithm: de (") +
-               (given.automatic ? "ga.algorithm auto chose ga: " + choice.reason.substr(std::string("auto: ").size())
-                                : std::string("the run is a GA")) +
+      de->fail("differential evolution settings need " + algorithm_key + ": de (" +
+               (given.automatic ? algorithm_key + " auto chose ga: " + choice.reason.substr(std::string("auto: ").size())
+                                : std::string(variant ? "the variant is a GA" : "the run is a GA")) +
                ")");
   }
-  if (out.algorithm == algorithm_kind::de)
+  if (out.algorithm == algorithm_kind::de) {
     for (const std::string& key : ga_only_keys)
       if (const auto v = get(key.c_str()))
-        v->fail("does not apply to differential evolution (ga.algorithm: de uses ga.de and one-to-one survival)");
+        v->fail("does not apply to differential evolution (" + algorithm_key +
+                ": de uses ga.de and one-to-one survival)");
+    if (variant) out.survival = survival_options{};  // a GA run's plus survival does not carry over to DE islands
+  }
   if (out.survival.kind == survival_kind::plus)
     if (const auto elitism = get("elitism"))
       elitism->fail("does not apply to survival plus: the best N of parents and children survive, so the best is "
                     "never lost; remove elitism or use survival: generational");
+}
+
+/// `ga.islands:` (null = none): `count` and `migration`; the variants are read once the run's own settings are
+/// (read_island_variants).
+void read_islands(const located& section, std::size_t population, island_options& out) {
+  if (section.is_null()) return;
+  const yaml_map m(section, island_keys);
+  m.check_keys(island_keys);
+  const auto count = m.get("count");
+  if (!count) section.fail("missing count: the number of islands (migration and variants are optional; null = none)");
+  out.count = static_cast<int>(
+      detail::read_int(*count, detail::integer_in(1, double(population / 2)),
+                       "an integer in [1, population / 2 = " + std::to_string(population / 2) +
+                           "] (every island needs 2 individuals)"));
+  const auto migration = m.get("migration");
+  if (!migration) return;
+  const yaml_map mm(*migration, migration_keys);
+  mm.check_keys(migration_keys);
+  if (const auto every = mm.get("every"))
+    out.migration.every = static_cast<int>(detail::read_int(*every, detail::integer_at_least(1)));
+  if (const auto size = mm.get("size")) {
+    const std::size_t smallest = islands::island_population(population, out.count, out.count - 1);
+    out.migration.size = static_cast<std::size_t>(
+        detail::read_int(*size, detail::integer_in(1, double(smallest - 1)),
+                         "an integer in [1, smallest island's population - 1 = " + std::to_string(smallest - 1) +
+                             "] (emigrants per island and epoch)"));
+  }
+  if (const auto topology = mm.get("topology"))
+    out.migration.topology = detail::read_enum(
+        *topology, by_name(std::vector{migration_topology::ring, migration_topology::random,
+                                       migration_topology::fully_connected}));
+  if (const auto policy = mm.get("policy"))
+    out.migration.policy = detail::read_enum(*policy, by_name(std::vector{migration_policy::best_replace_worst}));
+}
+
+/// `ga:`. Population first: the tournament size, elitism and island count are checked against it.
+void read_ga(const std::optional<located>& section, const problem_entry& problem, ga_options& out,
+             ga_given& given, algorithm_choice& choice) {
+  std::optional<yaml_map> m;
+  if (section) {
+    m.emplace(*section, ga_keys);
+    m->check_keys(ga_keys);
+  }
+  const key_getter get = [&](const char* key) { return m ? m->get(key) : std::nullopt; };
+
+  if (const auto population = get("population"))
+    out.population = static_cast<std::size_t>(detail::read_int(*population, detail::integer_at_least(2)));
+  if (const auto generations = get("generations"))
+    out.generations = static_cast<int>(detail::read_int(*generations, detail::integer_at_least(0)));
+  if (const auto seed = get("seed")) out.seed = detail::read_uint64(*seed);
+  if (const auto islands = get("islands")) read_islands(*islands, out.population, out.islands);
+  given.islands = out.islands.count > 1;
+  if (const auto restarts = get("restarts")) {
+    given.restarts = true;
+    read_restarts(*restarts, out.restarts);
+    if (given.islands && out.restarts.stall_generations)
+      restarts->fail("not supported together with ga.islands (count > 1): migration is the island model's way to "
+                     "keep diversity; remove one of them (restarts: null)");
+  }
+  read_search(get, problem, out.population, false, out, given, choice);
+}
+
+/// A located error at `at`, naming island `i`: an island's settings (`o`) that validate() refuses.
+void validate_island(const located& at, const ga_options& o, int i, bool real_genes) {
+  try {
+    validate(o, 1, real_genes);  // the dimension is the problem's, checked when it runs
+  } catch (const config_error& e) {
+    at.fail("island " + std::to_string(i) + " (" + std::to_string(o.population) + " individuals): " + e.what());
+  }
+}
+
+/// `ga.islands.variants:` (null or [] = none) — each entry `ga:`'s search settings over the run's (read_search) — then
+/// every island's settings validated (validate.hpp), located at its variant, else at `ga.islands.count`.
+void read_island_variants(const std::optional<located>& ga_section, const problem_entry& problem, run_config& cfg,
+                          const ga_given& given) {
+  if (!ga_section || cfg.ga.islands.count < 1) return;
+  const auto section = yaml_map(*ga_section, ga_keys).get("islands");
+  if (!section || section->is_null()) return;
+  const yaml_map islands_map(*section, island_keys);
+  island_options& is = cfg.ga.islands;
+  const std::size_t smallest = islands::island_population(cfg.ga.population, is.count, is.count - 1);
+  std::vector<located> entries;
+  if (const auto variants = islands_map.get("variants"); variants && !variants->is_null()) {
+    const YAML::Node& list = variants->node();
+    if (!list.IsSequence())
+      variants->expected("a list of variants, each a map of ga: search settings (" + detail::join(variant_keys) +
+                         "), or null");
+    if (is.count == 1 && list.size() > 0)
+      variants->fail("needs islands: with count 1 (one population) the variants would not run; set ga.islands.count "
+                     "> 1, or ga.islands: null");
+    for (std::size_t k = 0; k < list.size(); ++k)
+      entries.emplace_back(list[k], variants->path() + "[" + std::to_string(k) + "]", list[k].Mark(),
+                           variants->source());
+    if (entries.size() > static_cast<std::size_t>(is.count))
+      entries[static_cast<std::size_t>(is.count)].fail(
+          "more variants than islands (count = " + std::to_string(is.count) +
+          "): island i runs variant i mod the number of variants, so this one would run nowhere");
+    for (const located& v : entries) {
+      const yaml_map vm(v, variant_keys);
+      vm.check_keys(variant_keys, "key of a variant (its population, generations, seed, stop and restarts are the run's)");
+      ga_options o = cfg.ga;
+      o.islands = island_options{};
+      ga_given g = given;
+      algorithm_choice c;
+      read_search([&](const char* key) { return vm.get(key); }, problem, smallest, true, o, g, c);
+      is.variants.push_back(std::move(o));
+      cfg.choice.variants.push_back(c.automatic ? c.reason : std::string());
+    }
+  }
+  if (is.count == 1) return;
+  const located count = *islands_map.get("count");
+  try {
+    islands::validate_islands(cfg.ga);
+  } catch (const config_error& e) {
+    section->fail(e.what());
+  }
+  // Islands differ only by population (two sizes at most) and variant: check each pair once.
+  std::vector<std::pair<std::size_t, std::size_t>> checked;
+  for (int i = 0; i < is.count; ++i) {
+    const std::size_t v = entries.empty() ? 0 : static_cast<std::size_t>(i) % entries.size();
+    const std::pair<std::size_t, std::size_t> kind{v, islands::island_population(cfg.ga.population, is.count, i)};
+    if (std::find(checked.begin(), checked.end(), kind) != checked.end()) continue;
+    checked.push_back(kind);
+    validate_island(entries.empty() ? count : entries[v], islands::island_options_for(cfg.ga, i), i,
+                    !problem.integer_genes);
+  }
 }
 
 /// The gradient repair default of `ga.algorithm: auto` chosen as DE: rate 0.2 on a constrained problem on the
@@ -611,6 +758,10 @@ run_config parse_any(const std::string& text, const std::string& source_name, co
     cfg.threads = static_cast<int>(detail::read_int(*threads, detail::integer_in(0, backend::tbb::max_threads)));
   if (const auto output = sections.get("output")) read_output(*output, cfg.output);
   resolve_auto_repair(cfg, problem, given);
+  read_island_variants(sections.get("ga"), problem, cfg, given);  // over the run's settings, auto repair included
+  if (const auto g = sections.get("ga"); g && g->node().IsMap())
+    if (const YAML::Node islands = g->node()["islands"]; islands && islands.IsMap() && islands["count"])
+      cfg.where["ga.islands.count"] = source.where("ga.islands.count", islands["count"].Mark());
   return cfg;
 }
 

@@ -31,15 +31,33 @@ std::string result_json(const Result& r, const run_info& info) {
       {"history_rows", r.history.size()},
       {"nan_individuals", r.not_a_number},
   };
+  if (!r.islands.empty()) {
+    nlohmann::ordered_json islands = nlohmann::ordered_json::array();
+    for (const island_result& x : r.islands)
+      islands.push_back({{"island", x.island},
+                         {"rank", x.rank},
+                         {"population", x.population},
+                         {"best", {{"objective", x.objective}, {"violation", x.violation}, {"feasible", x.feasible}}},
+                         {"evaluations", x.evaluations},
+                         {"immigrants", x.immigrants}});
+    j["islands"] = std::move(islands);
+  }
   return j.dump(2) + "\n";
 }
 
 std::string history_csv(const Result& r) {
-  std::string out = "generation,best_objective,best_violation,mean_objective,feasible_fraction,evaluations,elapsed_s,nan_individuals\n";
-  for (const auto& s : r.history)
-    out += fmt::format("{},{},{},{},{},{},{:.6f},{}\n", s.generation, number17(s.best_objective),
-                       number17(s.best_violation), number17(s.mean_objective), number17(s.feasible_fraction),
-                       s.evaluations, s.elapsed_s, s.not_a_number);
+  const bool islands = !r.islands.empty();
+  std::string out = "generation,best_objective,best_violation,mean_objective,feasible_fraction,evaluations,elapsed_s,"
+                    "nan_individuals";
+  out += islands ? ",island\n" : "\n";
+  const auto rows = [&](const std::vector<generation_stats>& history, const std::string& island) {
+    for (const auto& s : history)
+      out += fmt::format("{},{},{},{},{},{},{:.6f},{}{}\n", s.generation, number17(s.best_objective),
+                         number17(s.best_violation), number17(s.mean_objective), number17(s.feasible_fraction),
+                         s.evaluations, s.elapsed_s, s.not_a_number, island);
+  };
+  rows(r.history, islands ? ",all" : "");
+  for (const island_result& x : r.islands) rows(x.history, "," + std::to_string(x.island));
   return out;
 }
 

@@ -103,6 +103,9 @@ std::string checkpoint_problem_id(const run_config& cfg) {
 
 Result run(const run_config& cfg, const run_hooks& hooks, int* threads_used) {
   const problem_entry entry = entry_for(cfg);
+  if (cfg.ga.islands.count > 1 && (hooks.checkpoint.write || hooks.resume))  // located, unlike solve()'s
+    throw config_error(cfg.located("ga.islands.count") +
+                       "checkpoints (--checkpoint, --resume) are not supported yet with islands (count > 1)");
   run_config resolved = cfg;
   resolved.backend = resolve_backend(cfg);
   int threads = 0;

@@ -202,7 +202,7 @@ TEST_CASE("error: unknown top-level key", "[config][errors]") {
 TEST_CASE("error: unknown nested key (a typo)", "[config][errors]") {
   CHECK(error_of(quadratic + "ga:\n  populaton: 10\n") ==
         "run.yaml:3:3: ga.populaton: unknown key, expected one of (population, generations, seed, selection, "
-        "crossover, mutation, elitism, constraint_handling, algorithm, survival, de, restarts); did you mean population?");
+        "crossover, mutation, elitism, constraint_handling, algorithm, survival, de, restarts, islands); did you mean population?");
 }
 
 TEST_CASE("error: duplicate key", "[config][errors]") {
@@ -534,7 +534,7 @@ TEST_CASE("error: invalid --set value", "[config][set][errors]") {
         "--set ga={population: 1}: ga.population: expected an integer >= 2, got 1");
   CHECK(error_of(quadratic, {"ga.crossovr.type=sbx"}) ==
         "--set ga.crossovr.type=sbx: ga.crossovr: unknown key, expected one of (population, generations, seed, "
-        "selection, crossover, mutation, elitism, constraint_handling, algorithm, survival, de, restarts); did you mean crossover?");
+        "selection, crossover, mutation, elitism, constraint_handling, algorithm, survival, de, restarts, islands); did you mean crossover?");
   CHECK(error_of(quadratic + "ga: {population: 50}\n", {"ga.population.x=3"}) ==
         "--set ga.population.x=3: ga.population: expected a map, got 50");
   CHECK(error_of(quadratic, {"ga.population=[1,"}) ==

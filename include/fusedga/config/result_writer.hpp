@@ -20,13 +20,17 @@ struct run_info {
 
 /// Result JSON: problem, backend, threads, precision, seed, generations,
 /// evaluations, wall_time_s, stop_reason, restarts, best {objective, violation,
-/// feasible, genes {name: value}}, the number of history rows and nan_individuals (Result::not_a_number).
-/// A NaN or infinite number is written as null (JSON has neither).
+/// feasible, genes {name: value}}, the number of history rows and nan_individuals (Result::not_a_number); for an
+/// island-model run (Result::islands non-empty) also islands: [{island, rank, population, best {objective,
+/// violation, feasible}, evaluations, immigrants}], island order. A NaN or infinite number is written as null
+/// (JSON has neither).
 std::string result_json(const Result& r, const run_info& info);
 
 /// History CSV, one row per generation:
 /// generation,best_objective,best_violation,mean_objective,feasible_fraction,evaluations,elapsed_s,nan_individuals
-/// (the last: that population's NaN individuals, generation_stats::not_a_number).
+/// (the last: that population's NaN individuals, generation_stats::not_a_number). An island-model run adds a
+/// last column `island`: the archipelago's rows first (island `all`: best over islands, means over all
+/// individuals, evaluations summed), then each island's own rows (island 0, 1, ...).
 std::string history_csv(const Result& r);
 
 }  // namespace fusedga

@@ -78,6 +78,9 @@ struct algorithm_choice {
   std::string reason;      ///< why auto chose what it chose, e.g. "auto: integer genes ..."; empty when not automatic
   std::string restarts;    ///< set when auto chose the restarts, e.g. "auto: the measured default"
   std::string repair;      ///< set when auto chose the gradient repair rate, with why (e.g. "0 on the GPU")
+  /// One per `ga.islands.variants` entry: why auto chose its algorithm (empty when the variant's algorithm is
+  /// explicit, its own or the run's).
+  std::vector<std::string> variants;
 };
 
 /// A whole run: what `ga-run` executes.
@@ -91,7 +94,8 @@ struct run_config {
   int threads = 0;                     ///< 0 = all cores
   output_config output;
   /// Where a key's value came from, as message prefixes: key path -> "file:line:col: " or "--set TEXT: ". Filled
-  /// for the keys checked after parsing ("backend", "problem.engine"), so those errors are located too.
+  /// for the keys checked after parsing ("backend", "problem.engine", "ga.islands.count"), so those errors are
+  /// located too.
   std::map<std::string, std::string> where;
   /// `where[path] + path + ": "`, or `source + ": " + path + ": "` when the key was not given (a default).
   std::string located(const std::string& path) const {

@@ -1,0 +1,94 @@
+// ga-run end to end with ga.islands (issue 18): --explain's island lines, the result JSON's islands, the
+// history CSV's island column, and checkpoints refused with a located error.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/ga_run_harness.hpp"
+
+using namespace fusedga::test;
+
+namespace {
+const std::string islands_config = std::string(FUSEDGA_SOURCE_DIR) + "/configs/islands-rastrigin.yaml";
+}  // namespace
+
+TEST_CASE("ga-run --explain prints the islands, migration and each variant", "[ga-run][islands]") {
+  scratch_dir dir;
+  const outcome r = ga_run(dir, islands_config + " --explain --set ga.population=4001");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("islands      8 of the population's 4001: 501 individuals (island 0), 500 (the "
+                                    "others)  (island model: Cantú-Paz 2000)\n"));
+  CHECK_THAT(r.out, Catch::Contains("migration    after every 10 generations: each island sends its 2 best, topology "
+                                    "ring, policy best-replace-worst\n"));
+  CHECK_THAT(r.out, Catch::Contains("variants     2 (heterogeneous islands): island i runs variant i mod 2\n"
+                                    "variant 0    islands 0, 2, 4, 6\n"
+                                    "  algorithm   de\n"
+                                    "  de          shade ("));
+  CHECK_THAT(r.out, Catch::Contains("variant 1    islands 1, 3, 5, 7\n"
+                                    "  algorithm   de\n"
+                                    "  de          rand/1/bin (F 0.5, CR 0.1)"));
+  CHECK_THAT(r.out, Catch::Contains("restarts     none\n"));
+  const outcome same = ga_run(dir, "--explain --set ga.islands.count=4");  // the embedded default, homogeneous
+  REQUIRE(same.exit_code == 0);
+  CHECK_THAT(same.out, Catch::Contains("islands      4 of the population's 10000: 2500 individuals each"));
+  CHECK_THAT(same.out, Catch::Contains("variants     none: every island runs the settings above"));
+  CHECK_THAT(same.out, Catch::Contains("restarts     none\n"));  // auto sets none with islands
+  const outcome one = ga_run(dir, "--explain");
+  REQUIRE(one.exit_code == 0);
+  CHECK(one.out.find("islands ") == std::string::npos);
+}
+
+TEST_CASE("ga-run --out lists the islands and --history adds an island column", "[ga-run][islands]") {
+  scratch_dir dir;
+  const outcome r = ga_run(dir, islands_config + " -q --backend serial --set ga.population=400 --set ga.generations=25 "
+                                                 "--out " + (dir / "r.json").string() + " --history " +
+                                    (dir / "h.csv").string());
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(slurp(dir / "r.json"));
+  REQUIRE(j["islands"].size() == 8);
+  std::uint64_t evaluations = 0;
+  bool best_found = false;
+  for (int i = 0; i < 8; ++i) {
+    const auto& x = j["islands"][i];
+    CHECK(x["island"] == i);
+    CHECK(x["rank"] == 0);
+    CHECK(x["population"] == 50);
+    CHECK(x["evaluations"] == 50 * 26);  // DE: every individual each generation
+    CHECK(x["immigrants"].get<int>() >= 0);
+    CHECK(x["immigrants"].get<int>() <= 2 * 2);  // 2 migrations (after generations 10 and 20), 2 each
+    CHECK(x["best"]["feasible"] == true);
+    CHECK(x["best"]["objective"].get<double>() >= j["best"]["objective"].get<double>());
+    best_found |= x["best"]["objective"] == j["best"]["objective"];
+    evaluations += x["evaluations"].get<std::uint64_t>();
+  }
+  CHECK(best_found);  // the run's best is an island's
+  CHECK(j["evaluations"] == evaluations);
+  const std::string csv = slurp(dir / "h.csv");
+  CHECK(csv.rfind("generation,best_objective,best_violation,mean_objective,feasible_fraction,evaluations,elapsed_s,"
+                  "nan_individuals,island\n", 0) == 0);
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 26 * 9);  // the archipelago's rows, then each island's
+  CHECK_THAT(csv, Catch::Contains("\n0,"));
+  CHECK_THAT(csv, Catch::EndsWith(",7\n"));
+  CHECK(csv.find(",all\n") < csv.find(",0\n"));
+  // one population: no islands in the JSON, no island column
+  const outcome one = ga_run(dir, "-q --set ga.population=200 --set ga.generations=3 --out " + (dir / "o.json").string() +
+                                      " --history " + (dir / "o.csv").string());
+  REQUIRE(one.exit_code == 0);
+  CHECK_FALSE(nlohmann::json::parse(slurp(dir / "o.json")).contains("islands"));
+  CHECK(slurp(dir / "o.csv").find("island") == std::string::npos);
+}
+
+TEST_CASE("ga-run: islands with --checkpoint is a located config error (exit 2)", "[ga-run][islands]") {
+  scratch_dir dir;
+  const outcome r = ga_run(dir, "-q --set ga.islands.count=4 --checkpoint " + (dir / "c.bin").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("--set ga.islands.count=4: ga.islands.count: checkpoints (--checkpoint, --resume) "
+                                    "are not supported yet with islands (count > 1)"));
+  const outcome bad = ga_run(dir, islands_config + " -q --set ga.islands.migration.topology=star");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("ga.islands.migration.topology: expected one of (ring, random, fully-connected), "
+                                      "got star"));
+}
