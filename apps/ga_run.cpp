@@ -16,6 +16,7 @@
 #include <sstream>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -36,8 +37,6 @@
 #include "io/atomic_file.hpp"
 #if defined(FUSEDGA_HAS_MPI)
 #include <mpi.h>
-
-#include <thread>
 
 #include "fusedga/islands/any_transport.hpp"
 #include "fusedga/islands/mpi_transport.hpp"
