@@ -2,11 +2,13 @@
 // Thin: parses arguments, calls the library, prints and writes results.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +16,7 @@
 #include <sstream>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -33,6 +36,12 @@
 #include "fusedga/operators/catalog.hpp"
 #include "fusedga/operators/operator_text.hpp"
 #include "io/atomic_file.hpp"
+#if defined(FUSEDGA_HAS_MPI)
+#include <mpi.h>
+
+#include "fusedga/islands/any_transport.hpp"
+#include "fusedga/islands/mpi_transport.hpp"
+#endif
 
 namespace {
 
@@ -48,6 +57,39 @@ extern "C" void on_stop_signal(int sig) {
   // Said at once (write(2) is async-signal-safe): a generation of heavy expressions can take a while.
   static const char said[] = "\nga-run: stopping at the end of this generation (or compile); Ctrl-C again stops at once\n";
   if (sig == SIGINT && !g_quiet) (void)!::write(STDERR_FILENO, said, sizeof said - 1);
+}
+
+/// This process's place in an mpirun job (`mpirun -np R ga-run CONFIG`): the config's islands spread over the
+/// R ranks of MPI_COMM_WORLD; rank 0 prints and writes, every rank exits with the same status. Without
+/// mpirun (or with R = 1) ga-run runs as it always did.
+struct mpi_world {
+  bool active = false;  ///< MPI initialized (a build with MPI, started by mpirun)
+  int rank = 0, size = 1;
+  int local_size = 1;   ///< ranks on this node (OMPI_COMM_WORLD_LOCAL_SIZE)
+  bool agreed = false;  ///< this rank took part in the pre-run agreement
+  /// Every rank's `code`'s maximum (collective): whether any rank failed before the run, or how the run ended.
+  int agree(int code) {
+#if defined(FUSEDGA_HAS_MPI)
+    if (active) {
+      int all = code;
+      MPI_Allreduce(&code, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      return all;
+    }
+#endif
+    return code;
+  }
+};
+
+/// Whether mpirun (Open MPI's, or any PMIx launcher) started this process, from the environment it sets.
+bool launched_by_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK"); }
+
+/// A positive integer environment variable, or `fallback`.
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  const long n = std::strtol(v, &end, 10);
+  return *end == '\0' && n > 0 && n < (1 << 30) ? static_cast<int>(n) : fallback;
 }
 
 /// The whole of a file (a checkpoint), or a config_error naming it.
@@ -224,7 +266,7 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
   }
 }
 
-int run(int argc, char** argv) {
+int run(int argc, char** argv, mpi_world& world) {
   CLI::App app{"ga-run: solve a problem with FusedGA's fused genetic algorithm"};
   std::string config_path;
   std::string backend;
@@ -271,11 +313,12 @@ int run(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   if (list_operators) {
-    fmt::print("{}", fusedga::operator_table_markdown());
+    if (world.rank == 0) fmt::print("{}", fusedga::operator_table_markdown());
     return 0;
   }
   if (list) {
-    for (const auto& p : fusedga::builtin_problems()) fmt::print("{:40} {}\n", p.name, p.description);
+    if (world.rank == 0)
+      for (const auto& p : fusedga::builtin_problems()) fmt::print("{:40} {}\n", p.name, p.description);
     return 0;
   }
   if (!backend.empty()) overrides.push_back("backend=" + backend);
@@ -305,8 +348,23 @@ int run(int argc, char** argv) {
   }
   fusedga::run_config cfg = fusedga::parse_config(meta.config, meta.source, meta.overrides);
   if (explain_only || emit_source) {
-    explain(cfg, emit_source);
+    if (world.rank == 0) explain(cfg, emit_source);
     return 0;
+  }
+  if (world.size > 1) {
+    if (cfg.ga.islands.count < world.size)
+      throw fusedga::config_error(meta.source + ": ga.islands.count: " + std::to_string(cfg.ga.islands.count) +
+                                  " island(s) cannot be spread over the " + std::to_string(world.size) +
+                                  " MPI ranks of mpirun -np " + std::to_string(world.size) +
+                                  ": set ga.islands.count >= " + std::to_string(world.size) +
+                                  " (each rank runs a block of islands)");
+    if (!resume_path.empty())
+      throw fusedga::config_error("--resume: resuming an island-model run over MPI ranks is not supported yet");
+    if (world.rank != 0) quiet = true;  // rank 0 prints, and writes the outputs and checkpoints
+  }
+  if (world.active && cfg.threads == 0) {  // the node's cores shared by its ranks (mpirun --bind-to none: docs/scale-out.md)
+    const int cores = static_cast<int>(std::thread::hardware_concurrency());
+    cfg.threads = std::max(1, (cores > 0 ? cores : 1) / std::max(1, world.local_size));
   }
   if (!out_path.empty()) cfg.output.result = out_path;
   if (!history_path.empty()) cfg.output.history = history_path;
@@ -327,7 +385,7 @@ int run(int argc, char** argv) {
   // Before the first generation: a run must not end by failing to write what it found.
   for (const auto& path : {cfg.output.result, cfg.output.history,
                            checkpoint_path.empty() ? std::optional<std::string>() : checkpoint_path}) {
-    if (!path) continue;
+    if (!path || world.rank != 0) continue;
     try {
       fusedga::check_writable(*path);
     } catch (const fusedga::error& e) {
@@ -357,6 +415,7 @@ int run(int argc, char** argv) {
     hooks.checkpoint.metadata = meta.dump();
     // A checkpoint that cannot be written is said once; the run goes on and its results are still written.
     hooks.checkpoint.write = [&](const std::string& bytes) {
+      if (world.rank != 0) return;
       try {
         fusedga::write_file_atomic(checkpoint_path, bytes);
       } catch (const std::exception& e) {
@@ -374,8 +433,35 @@ int run(int argc, char** argv) {
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
   int threads = 1;
+  // Every rank is ready (a failure before here, e.g. rank 0's unwritable output, ends all ranks alike).
+  world.agreed = true;
+  if (const int code = world.agree(0); code != 0) return code;
+#if defined(FUSEDGA_HAS_MPI)
+  std::optional<fusedga::islands::mpi_transport> transport;
+  std::optional<fusedga::islands::transport_ref<fusedga::islands::mpi_transport>> transport_ref;
+  if (world.size > 1) {
+    transport.emplace(MPI_COMM_WORLD, cfg.ga.islands.count);
+    transport_ref.emplace(*transport);
+    hooks.transport = &*transport_ref;
+  }
+  std::optional<fusedga::Result> ran;
+  try {
+    ran = fusedga::run(cfg, hooks, &threads);
+  } catch (const fusedga::islands::transport_error& e) {  // MPI failed on this rank: the others may wait for it
+    fmt::print(stderr, "ga-run: rank {}: error: {}; aborting every rank\n", world.rank, e.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  const fusedga::Result result = std::move(*ran);
+#else
   const fusedga::Result result = fusedga::run(cfg, hooks, &threads);
+#endif
   progress.finish();
+  if (world.rank != 0) {  // rank 0 writes and says how the run ended; the other ranks exit as it does
+    if (!result.finite()) return 1;
+    if (result.reason == fusedga::stop_reason::interrupted) return g_signal == SIGTERM ? 143 : 130;
+    return 0;
+  }
 
   const fusedga::run_info info{cfg.problem.builtin, fusedga::to_string(cfg.backend), threads,
                                fusedga::to_string(cfg.precision), cfg.ga.seed};
@@ -393,6 +479,9 @@ int run(int argc, char** argv) {
   write(cfg.output.result, [&] { return fusedga::result_json(result, info); });
   write(cfg.output.history, [&] { return fusedga::history_csv(result); });
   if (!quiet) print_summary(result, info);
+  if (!quiet && world.size > 1)
+    fmt::print("mpi          {} ranks, {} islands, {} thread{} per rank\n", world.size, result.islands.size(), threads,
+               threads == 1 ? "" : "s");
   if (write_failed || checkpoint_failed) return 1;  // each failure was printed above
   if (!result.finite()) {  // the NaN policy (README, "NaN and infinity"): no usable best is a runtime error
     const bool all_nan = std::isnan(result.objective) || std::isnan(result.violation);
@@ -414,5 +503,33 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return fusedga::apps::guarded_main("ga-run", [&] { return run(argc, argv); });
+  mpi_world world;
+  if (launched_by_mpirun()) {
+#if defined(FUSEDGA_HAS_MPI)
+    int provided = 0;  // only the thread that calls solve talks to MPI
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    world.active = true;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world.size);
+    world.local_size = env_int("OMPI_COMM_WORLD_LOCAL_SIZE", 1);
+#else
+    if (env_int("OMPI_COMM_WORLD_SIZE", 1) > 1) {
+      std::fprintf(stderr, "ga-run: started by mpirun with %d ranks, but this ga-run was built without MPI: every "
+                   "rank would run the whole config; rebuild with Open MPI (apt-get install libopenmpi-dev "
+                   "openmpi-bin) or run it without mpirun\n", env_int("OMPI_COMM_WORLD_SIZE", 1));
+      return 2;
+    }
+#endif
+  }
+  // Ranks other than 0 name themselves in their messages (each rank says how the run ended for it).
+  const std::string app = world.rank > 0 ? "ga-run[rank " + std::to_string(world.rank) + "]" : "ga-run";
+  int code = fusedga::apps::guarded_main(app.c_str(), [&] { return run(argc, argv, world); });
+#if defined(FUSEDGA_HAS_MPI)
+  if (world.active) {
+    if (!world.agreed) code = std::max(code, world.agree(code));  // the pre-run agreement it left early
+    code = world.agree(code);  // every rank exits with the same status
+    MPI_Finalize();
+  }
+#endif
+  return code;
 }

@@ -6,7 +6,8 @@ pkgs=(build-essential cmake ccache libtbb-dev libyaml-cpp-dev catch2 libcli11-de
       nlohmann-json3-dev librandom123-dev libssl-dev
       python3-dev python3-venv  # the Python package (pip install ., scripts/test-python.sh)
       gnuplot-nox   # gnuplot-nox: ga-bench --report plots (optional: reports work without it, with a notice)
-      libpagmo-dev) # libpagmo-dev: ga-bench --quality's pagmo2 peers (optional at build time)
+      libpagmo-dev  # libpagmo-dev: ga-bench --quality's pagmo2 peers (optional at build time)
+      libopenmpi-dev openmpi-bin)  # Open MPI: islands across processes (mpirun ga-run, tests/mpi; optional at build time)
 # clang + libclang-rt-14-dev (libFuzzer's runtime, only recommended by clang): scripts/fuzz.sh's fuzz targets.
 if [ "${FUSEDGA_WITH_FUZZ:-0}" = 1 ]; then pkgs+=(clang libclang-rt-14-dev); fi
 missing=()

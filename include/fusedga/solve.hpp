@@ -24,6 +24,7 @@
 #include "fusedga/engine/options.hpp"
 #include "fusedga/engine/result.hpp"
 #include "fusedga/engine/target.hpp"
+#include "fusedga/islands/any_transport.hpp"
 #include "fusedga/islands/solve_islands.hpp"
 #include "fusedga/islands/transport.hpp"
 
@@ -113,8 +114,9 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
                  std::istream* resume_stream, const std::string& resume_source) {
   using fitness = fitness_t<Problem>;
   using gene = gene_t<Problem>;
-  if (options.islands.count > 1) {
+  if (options.islands.count > 1 || options.islands.transport) {
     if (resume_stream) throw config_error("checkpoints: resuming an island-model run (ga.islands) is not supported yet");
+    if (options.islands.transport) return islands::solve_islands(problem, options, backend, *options.islands.transport);
     islands::local_transport one_process;
     return islands::solve_islands(problem, options, backend, one_process);
   }

@@ -42,6 +42,7 @@ ga_options run_options(const run_config& cfg, const run_hooks& hooks, ProblemId 
   o.on_generation = hooks.on_generation;
   o.interrupt = hooks.interrupt;
   o.checkpoint = hooks.checkpoint;
+  o.islands.transport = hooks.transport;
   if (o.checkpoint.write || hooks.resume) o.checkpoint.problem_id = problem_id();
   return o;
 }

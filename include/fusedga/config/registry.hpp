@@ -35,6 +35,8 @@ struct run_hooks {
   /// When set: resume the run from this checkpoint (solve's resuming overload); `resume_source` names it.
   std::istream* resume = nullptr;
   std::string resume_source;
+  /// When set: the islands run over these ranks (island_options::transport; ga-run under mpirun), not owned.
+  islands::any_transport* transport = nullptr;
 };
 
 /// A registered built-in problem.

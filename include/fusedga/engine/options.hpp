@@ -128,6 +128,10 @@ struct checkpoint_options {
 
 struct ga_options;
 
+namespace islands {
+class any_transport;  // islands/any_transport.hpp
+}
+
 /// How islands exchange individuals (islands/migration.hpp).
 enum class migration_topology {
   ring,             ///< island i sends to island (i + 1) mod I
@@ -172,6 +176,10 @@ struct island_options {
   int count = 1;  ///< I in [1, population / 2]; 1 = one panmictic population (no islands)
   migration_options migration;
   std::vector<ga_options> variants;  ///< empty: every island uses the run's own settings
+  /// The ranks to spread the islands over (islands/any_transport.hpp, e.g. an MPI communicator's through
+  /// islands/mpi_transport.hpp); not owned, it must outlive the run. Null: every island in this process. When
+  /// set, `solve` runs the island model over it even for count 1 (then count must be >= its rank count).
+  islands::any_transport* transport = nullptr;
 };
 
 /**

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# ga-run under mpirun (apps/ga_run.cpp): R > 1 ranks without enough islands is a config error on every rank
+# (exit 2 from mpirun), and an island config gives over 2 and 4 ranks the result and history of the run
+# without mpirun, bitwise (wall-clock fields aside), written by rank 0.
+# Usage: ga_run_mpirun.sh GA_RUN MPIEXEC WORK_DIR. Exit 77 (CTest: skipped) while ga.islands does not parse.
+set -u
+ga_run=$1 mpiexec=$2 dir=$3
+mkdir -p "$dir" && cd "$dir" || exit 1
+rm -f ./*.json ./*.csv
+mpi=("$mpiexec" --oversubscribe --allow-run-as-root)
+fail() { echo "FAIL: $*"; exit 1; }
+
+cat > one-population.yaml <<'YAML'
+problem: {builtin: classic/rastrigin, params: {dimension: 6}}
+ga: {population: 200, generations: 30, seed: 5}
+backend: serial
+YAML
+out=$("${mpi[@]}" -np 2 "$ga_run" one-population.yaml --out never.json 2>&1)
+rc=$?
+[ "$rc" -eq 2 ] || fail "mpirun -np 2 without islands: exit $rc, expected 2; output: $out"
+n=$(grep -c "ga.islands.count: 1 island(s) cannot be spread over the 2 MPI ranks" <<<"$out")
+[ "$n" -eq 2 ] || fail "expected the config error from both ranks, got $n; output: $out"
+[ ! -e never.json ] || fail "a failed run wrote its --out file"
+echo "ok   mpirun -np 2 without islands: a config error on both ranks, exit 2"
+
+cat > islands.yaml <<'YAML'
+problem: {builtin: classic/rastrigin, params: {dimension: 6}}
+ga:
+  population: 203
+  generations: 30
+  seed: 5
+  algorithm: ga
+  restarts: null
+  islands: {count: 4, migration: {every: 5, size: 2, topology: ring}}
+backend: tbb
+YAML
+if ! "$ga_run" islands.yaml --explain >/dev/null 2>explain.err; then
+  if grep -q "islands" explain.err; then
+    echo "SKIPPED: ga.islands does not parse yet ($(head -c 200 explain.err)); enabled once it does"
+    exit 77
+  fi
+  fail "ga-run --explain islands.yaml: $(cat explain.err)"
+fi
+"$ga_run" islands.yaml --quiet --out local.json --history local.csv || fail "ga-run without mpirun"
+for R in 2 4; do
+  "${mpi[@]}" -np "$R" "$ga_run" islands.yaml --quiet --out "r$R.json" --history "r$R.csv" || fail "mpirun -np $R: exit $?"
+  python3 - local.json "r$R.json" local.csv "r$R.csv" <<'PY' || fail "mpirun -np $R: results differ from the run without mpirun"
+import csv, json, sys
+def strip(v):  # wall-clock fields differ run to run
+    if isinstance(v, dict): return {k: strip(x) for k, x in v.items() if k not in ("wall_time_s", "elapsed_s", "threads", "rank")}
+    if isinstance(v, list): return [strip(x) for x in v]
+    return v
+a, b = (strip(json.load(open(p))) for p in sys.argv[1:3])
+if a != b: sys.exit(f"result JSON differs: {a} != {b}")
+rows = [[{k: x for k, x in r.items() if k != "elapsed_s"} for r in csv.DictReader(open(p))] for p in sys.argv[3:5]]
+if rows[0] != rows[1]: sys.exit("history CSV differs")
+PY
+  echo "ok   mpirun -np $R: result and history equal to the run without mpirun"
+done
