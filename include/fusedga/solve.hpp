@@ -114,6 +114,7 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
                  std::istream* resume_stream, const std::string& resume_source) {
   using fitness = fitness_t<Problem>;
   using gene = gene_t<Problem>;
+  if (options.islands.count < 1) islands::validate_islands(options);  // throws: names ga.islands.count
   if (options.islands.count > 1 || options.islands.transport) {
     if (resume_stream) throw config_error("checkpoints: resuming an island-model run (ga.islands) is not supported yet");
     if (options.islands.transport) return islands::solve_islands(problem, options, backend, *options.islands.transport);
