@@ -15,6 +15,7 @@
 #include "bench/bench_stats.hpp"
 #include "bench/bench_target.hpp"
 #include "bench/bytes_model.hpp"
+#include "bench/cuda_unfused.hpp"
 #include "bench/timed_row.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/core/error.hpp"
@@ -31,15 +32,50 @@ bool contains(const std::vector<T>& v, T x) {
 }
 
 /// Warm-up calls, then timed calls until min_repeats and min_time_s are reached (event times, seconds).
-std::vector<double> time_cuda(cuda_bench_target& t, cuda_workload w, const repeat_policy& p) {
-  for (int i = 0; i < p.warmup; ++i) (void)t.time_once(w);
+template <class Once>
+std::vector<double> time_cuda(Once once, const repeat_policy& p) {
+  for (int i = 0; i < p.warmup; ++i) (void)once();
   std::vector<double> times;
   double sum = 0;
   while (times.size() < p.max_repeats && (times.size() < static_cast<std::size_t>(p.min_repeats) || sum < p.min_time_s)) {
-    times.push_back(t.time_once(w));
+    times.push_back(once());
     sum += times.back();
   }
   return times;
+}
+
+/// The GPU unfused tier's eval rows (tier unfused, backend cuda), each checked against the host's scalar
+/// evaluation of the same genes; freed afterwards, so the fused engine's largest population fits beside nothing.
+template <class Say>
+void time_unfused_rows(cuda_unfused_target& t, const bench_plan& plan, const record_layout& layout,
+                       bench_report& report, const Say& say) {
+  const double tolerance = layout.fitness_bytes == 4 ? 1e-5 : 1e-9;
+  for (const std::size_t n : plan.sizes) {
+    say(fmt::format("N = {}: timing unfused eval on cuda (Thrust)", n));
+    try {
+      t.prepare(n);
+    } catch (const config_error& e) {
+      report.notes.push_back(fmt::format("cuda unfused: N = {} skipped: {}", n, e.what()));
+      say(report.notes.back());
+      continue;
+    }
+    const timing_summary s = summarize_times(time_cuda([&] { return t.time_once(); }, plan.repeats));
+    bench_row row = timed_row(bench_tier::unfused, bench_workload::eval, backend_kind::cuda, 1, n, s,
+                              evaluation_traffic(layout, n));
+    say(fmt::format("  {} repeats, median {:.4g} ms, {:.3g} M individuals/s", s.count, row.median_ms,
+                    row.individuals_per_s / 1e6));
+    report.rows.push_back(std::move(row));
+    const double diff = t.difference_from_host();
+    if (!(diff <= tolerance))
+      throw error(fmt::format("ga-bench: the GPU unfused evaluation disagrees with the host's at N = {}: max relative "
+                              "difference {:.3g} > {:.0e}", n, diff, tolerance));
+  }
+  t.prepare(1);  // gives the largest population's memory back
+  report.notes.push_back(
+      "cuda unfused rows: the seed code the eager-PyTorch way, one thrust::transform per arithmetic operation into a "
+      "fresh device temporary (freed blocks reused, as PyTorch's caching allocator does), kernels enqueued without "
+      "synchronization between them; objective and violation checked against the host's scalar evaluation of the "
+      "same genes");
 }
 
 }  // namespace
@@ -87,6 +123,11 @@ bench_report run_bench_with_cuda(const run_config& cfg, bench_plan plan, const b
     report.min_repeats = plan.repeats.min_repeats;
     report.min_time_s = plan.repeats.min_time_s;
   }
+  if (report.tournament_size == 0) {  // no fused CPU rows: the header's GA figures are what the CUDA target runs
+    const ga_options o = bench_ga_options(cfg.ga, plan.sizes.empty() ? 2 : plan.sizes.front());
+    report.tournament_size = o.selection.tournament_size;
+    report.elitism = o.elitism;
+  }
   if (cuda_built()) report.environment.gpu = cuda_environment_description();
   if (!want_cuda) return report;
 
@@ -98,6 +139,9 @@ bench_report run_bench_with_cuda(const run_config& cfg, bench_plan plan, const b
   layout.fitness_bytes = report.fitness_bytes;
   layout.key_bytes = report.key_bytes;
   const std::size_t copy_bytes = std::size_t(512) << 20;
+  // The smallest population every algorithm accepts (differential evolution needs 4): the probes run beside it.
+  constexpr std::size_t kProbePopulation = 4;
+  gpu->prepare(kProbePopulation);
   double bandwidth = 0;
   const auto probe = [&] {
     say("measuring the device's copy bandwidth (cudaMemcpy device to device, 512 MiB)");
@@ -106,6 +150,12 @@ bench_report run_bench_with_cuda(const run_config& cfg, bench_plan plan, const b
   };
   probe();
   const std::size_t first_row = report.rows.size();
+  // The GPU unfused tier (Thrust, one transform per operation), beside the fused rows when unfused is asked for.
+  std::unique_ptr<cuda_unfused_target> unfused;
+#if defined(FUSEDGA_WITH_CUDA)
+  if (contains(plan.tiers, bench_tier::unfused) && contains(plan.workloads, bench_workload::eval))
+    unfused = detail::make_cuda_unfused_target(cfg);
+#endif
   for (const std::size_t n : plan.sizes) {
     say(fmt::format("N = {}: preparing cuda", n));
     try {
@@ -123,7 +173,7 @@ bench_report run_bench_with_cuda(const run_config& cfg, bench_plan plan, const b
                                      : (transfer ? cuda_workload::generation_transfer : cuda_workload::generation);
         const bench_tier tier = transfer ? bench_tier::fused_transfer : bench_tier::fused;
         say(fmt::format("N = {}: timing {} {} on cuda", n, to_string(tier), to_string(w)));
-        const timing_summary s = summarize_times(time_cuda(*gpu, cw, plan.repeats));
+        const timing_summary s = summarize_times(time_cuda([&] { return gpu->time_once(cw); }, plan.repeats));
         bench_row row = timed_row(
             tier, w, backend_kind::cuda, 1, n, s,
             w == bench_workload::eval
@@ -135,7 +185,8 @@ bench_report run_bench_with_cuda(const run_config& cfg, bench_plan plan, const b
       }
     }
   }
-  gpu->prepare(2);  // frees the largest population first: the probe's 2 x 512 MiB must fit beside the engine
+  if (unfused) time_unfused_rows(*unfused, plan, layout, report, say);
+  gpu->prepare(kProbePopulation);  // frees the largest population first: the probe's 2 x 512 MiB must fit beside it
   probe();          // again after the timings; the best probe is the denominator
   for (std::size_t r = first_row; r < report.rows.size(); ++r) {
     bench_row& row = report.rows[r];

@@ -182,7 +182,10 @@ std::vector<std::string> nvrtc_options(const std::vector<std::string>& includes)
 /// Link time is nearly all optimizing and assembling kernels: keep only the three the run launches
 /// (expr_kernels_used) of the ten prebuilt (4.5–5.8 s → about 0.5–1.2 s measured on the development machine).
 std::vector<std::string> nvjitlink_options(const program& p, int sm, bool differential_evolution) {
-  std::vector<std::string> o{"-lto", "-arch=sm_" + std::to_string(sm)};
+  // -fma=0: with -lto the machine code is generated here, at link time, and nvJitLink contracts a*b+c into FMAs by
+  // default whatever NVRTC's --fmad=false said (measured on an H100: the spring's ill-conditioned constraint then
+  // differed from the interpreter by more than 1e-12 at 1 point in 10,000). Off, every operation rounds as on the CPU.
+  std::vector<std::string> o{"-lto", "-arch=sm_" + std::to_string(sm), "-fma=0"};
   for (const std::string& name : fusedga::detail::expr_kernels_used(p, differential_evolution))
     o.push_back("-kernels-used=" + name);
   return o;

@@ -396,7 +396,9 @@ std::string what_this_means(const bench_report& r) {
     // Fusion alone: one thread, fused against unfused.
     const bench_row* unfused = nullptr;
     for (const auto& row : r.rows)
-      if (row.workload == bench_workload::eval && row.population == n && is_unfused_tier(row.tier)) unfused = &row;
+      if (row.workload == bench_workload::eval && row.population == n && is_unfused_tier(row.tier) &&
+          row.backend != backend_kind::cuda)
+        unfused = &row;
     const bench_row* fused1 = nullptr;
     for (const bench_tier tier : {bench_tier::fused, bench_tier::fused_jit})
       for (const backend_kind backend : {backend_kind::serial, backend_kind::tbb})
@@ -410,6 +412,16 @@ std::string what_this_means(const bench_report& r) {
                          : fmt::format("On one thread {} is not faster than {} here ({} its speed).", row_label(*fused1),
                                        to_string(unfused->tier), times(x)));
     }
+    // Fusion on the GPU: fused CUDA against the Thrust tier (one transform and one temporary per operation).
+    const bench_row* unfused_gpu = row_of(r.rows, bench_tier::unfused, backend_kind::cuda, -1, bench_workload::eval, n);
+    const bench_row* fused_gpu = row_of(r.rows, bench_tier::fused, backend_kind::cuda, -1, bench_workload::eval, n);
+    if (unfused_gpu && fused_gpu)
+      s.push_back(fmt::format("On the GPU, {} against {} (one thrust::transform and one device temporary per "
+                              "operation, the eager-PyTorch way) is {}.",
+                              row_label(*fused_gpu), row_label(*unfused_gpu),
+                              fused_gpu->median_ms <= unfused_gpu->median_ms
+                                  ? times(unfused_gpu->median_ms / fused_gpu->median_ms) + " faster"
+                                  : times(fused_gpu->median_ms / unfused_gpu->median_ms) + " slower"));
     // Threads: the most threads of the fused family against one thread of the same tier.
     const bench_row* many = nullptr;
     for (const auto& row : r.rows)

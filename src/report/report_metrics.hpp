@@ -17,7 +17,8 @@ namespace fusedga {
  * (idempotent; call after all rows, `flops_per_evaluation` and the copy
  * bandwidths are in):
  *  - speedup_vs_object / speedup_vs_unfused (eval rows): the "object" /
- *    "unfused" (or "interpreter") eval median at the same N over this median;
+ *    "unfused" (or "interpreter") eval median at the same N over this median
+ *    (a CUDA row's unfused baseline is the GPU unfused tier where one was timed);
  *  - speedup_vs_slowest: the slowest median of the same workload and N over this median;
  *  - spread = (p90 − p10) / median (or (max − min) / median for a row without percentiles),
  *    noisy = spread > noisy_spread_limit;

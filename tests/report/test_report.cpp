@@ -430,6 +430,33 @@ TEST_CASE("CUDA rows: tiers, tables, where the GPU wins, and its roof", "[report
   CHECK(has(dat->second, "\"fused CUDA\""));
 }
 
+TEST_CASE("the GPU unfused tier (Thrust) is the CUDA rows' unfused baseline; the CPU rows keep the CPU's", "[report]") {
+  bench_report r = report_test::tiny_report_with_gpu();
+  for (const std::size_t n : {std::size_t(100), std::size_t(10000)})
+    r.rows.push_back(report_test::row("unfused", "eval", "cuda", 1, n, n == 100 ? 0.1 : 0.25));
+  derive_row_metrics(r);
+  const auto find = [&](const char* tier, const char* backend, std::size_t n) -> const bench_row& {
+    for (const auto& row : r.rows)
+      if (to_string(row.tier) == std::string(tier) && to_string(row.backend) == std::string(backend) &&
+          row.workload == bench_workload::eval && row.population == n && row.threads == 1)
+        return row;
+    FAIL("no row " << tier << " " << backend << " at " << n);
+    throw;
+  };
+  // CUDA fused at 10,000: 0.25 ms (Thrust) / 0.01 ms = 25x; at 100: 0.1 / 0.02 = 5x.
+  CHECK(*find("fused", "cuda", 10000).speedup_vs_unfused == Approx(25));
+  CHECK(*find("fused", "cuda", 100).speedup_vs_unfused == Approx(5));
+  // CPU rows still against the CPU unfused tier: 1.0 ms / 0.05 ms at 10,000.
+  CHECK(*find("fused", "serial", 10000).speedup_vs_unfused == Approx(20));
+  CHECK(row_label(find("unfused", "cuda", 100), false) == "unfused CUDA");
+  CHECK(row_label(find("unfused", "serial", 100), false) == "unfused");
+  const std::string text = what_this_means(r);
+  CHECK(has(text, "On the GPU, fused CUDA against unfused CUDA (one thrust::transform and one device temporary per "
+                  "operation, the eager-PyTorch way) is 25.0× faster."));
+  // The CPU's fusion-alone sentence still compares against the CPU's unfused tier (1.0 ms / 0.05 ms at 10,000).
+  CHECK(has(text, "Fusion alone (one thread, fused serial against unfused) is worth 20.0×"));
+}
+
 TEST_CASE("without gnuplot the report is complete, with a notice instead of plots", "[report]") {
   scratch_dir d;
   const bench_report r = report_test::tiny_report();
