@@ -108,6 +108,11 @@ stage_runs() {
     --set ga.generations=1000
   step run-1000-generations-float "$run" --backend cuda --set ga.algorithm=ga --set ga.population=1000000 \
     --set ga.generations=1000 --set precision=float
+  # Differential evolution's generation (SHADE, the default algorithm's variation) beside the GA's.
+  step de-generation "$bench" seed/constrained-quadratic --backends cuda --tiers fused --workloads generation \
+    --sizes 10000,100000,1000000 --set ga.algorithm=de --repeats 10 --min-time 0.05 -q
+  step ga-generation "$bench" seed/constrained-quadratic --backends cuda --tiers fused --workloads generation \
+    --sizes 10000,100000,1000000 --repeats 10 --min-time 0.05 -q
   # The GPU JIT: a run, and its generation against the built-in's with the same GA (and its cold compile + link).
   step expr-run "$run" configs/expr-seed-constrained-quadratic.yaml --backend cuda
   step expr-vs-builtin "$bench" configs/expr-seed-constrained-quadratic.yaml --backends cuda --tiers fused \
@@ -139,17 +144,24 @@ stage_tables() {
 }
 
 stage_profile() {
-  # Nsight Compute's speed-of-light, occupancy and launch figures of the evaluation, offspring and summary kernels
-  # at N = 10^6 (after ga-bench's warm-up launches), for the next optimization step.
+  # Nsight Compute on the evaluation, offspring and summary kernels (after ga-bench's warm-up launches), for the
+  # next optimization step: speed of light, occupancy, launch figures, memory and warp stall reasons.
   local ncu=ncu
   command -v ncu >/dev/null || ncu=$(ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-  local sections=(--section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis)
-  step ncu-cq "$ncu" "${sections[@]}" -k 'regex:evaluate_kernel|offspring_short_kernel|finish_generation_kernel' \
-    --launch-skip 12 --launch-count 6 "$build/apps/ga-bench" seed/constrained-quadratic --backends cuda \
-    --tiers fused --sizes 1000000 --repeats 2 --min-time 0 -q
+  local sections=(--section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis
+                  --section WarpStateStats)
+  local bench="$build/apps/ga-bench"
+  step ncu-cq "$ncu" "${sections[@]}" -k 'regex:offspring_short_kernel|finish_generation_kernel' \
+    --launch-skip 12 --launch-count 4 "$bench" seed/constrained-quadratic --backends cuda --tiers fused \
+    --sizes 1000000 --workloads generation --repeats 2 --min-time 0 -q
+  step ncu-cq-eval "$ncu" "${sections[@]}" -k regex:evaluate_kernel --launch-skip 4 --launch-count 2 "$bench" \
+    seed/constrained-quadratic --backends cuda --tiers fused --sizes 10000000 --workloads eval --repeats 2 \
+    --min-time 0 -q
+  step ncu-de "$ncu" "${sections[@]}" -k 'regex:de_kernel|de_update_kernel|de_archive_kernel' --launch-skip 12 \
+    --launch-count 3 "$bench" seed/constrained-quadratic --backends cuda --tiers fused --sizes 1000000 \
+    --workloads generation --set ga.algorithm=de --repeats 2 --min-time 0 -q
   step ncu-gene-sum "$ncu" "${sections[@]}" -k 'regex:evaluate_kernel|offspring_long_kernel' --launch-skip 8 \
-    --launch-count 4 "$build/apps/ga-bench" seed/gene-sum --backends cuda --tiers fused --sizes 1000000 \
-    --repeats 2 --min-time 0 -q
+    --launch-count 4 "$bench" seed/gene-sum --backends cuda --tiers fused --sizes 1000000 --repeats 2 --min-time 0 -q
 }
 
 stage_report() {
