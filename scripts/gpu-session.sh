@@ -3,8 +3,8 @@
 # 15 minutes of device time allow. Not part of CI.
 #
 #   bash scripts/gpu-session.sh prepare      # here, once: .device/ with the Debian packages the GPU machine lacks
-#   bash scripts/gpu-session.sh build-here   # here: build-cuda/ (sm_90) with the binaries the GPU machine runs
-#   # on the GPU machine (device tool; carry .device and the binaries that `build-here` lists):
+#   bash scripts/gpu-session.sh build-here   # here: build-cuda/ (sm_90), its binaries stripped into .device/bin.tar.xz
+#   # on the GPU machine (device tool; carry .device; first: tar -xJf .device/bin.tar.xz):
 #   bash scripts/gpu-session.sh test         # the CUDA test binary with GPU tests required
 #   bash scripts/gpu-session.sh bench        # runs (ga-run, GPU JIT) + tables (ga-bench fused/unfused CUDA, PyTorch)
 #   bash scripts/gpu-session.sh profile      # Nsight Compute on the evaluation, offspring and summary kernels
@@ -27,7 +27,7 @@ mkdir -p "$out"
 log="$out/gpu-session.log"
 build=build-cuda
 built_at="${FUSEDGA_BUILT_AT:-/work/main}"
-# What the GPU machine needs of build-cuda/ (carry these paths with the device tool; .device too).
+# What the GPU machine needs of build-cuda/ (packed into .device/bin.tar.xz by build-here).
 carried=(build-cuda/apps/ga-run build-cuda/apps/ga-bench build-cuda/tests/test_cuda)
 step_timeout="${FUSEDGA_STEP_TIMEOUT:-240}"
 failed=0
@@ -60,8 +60,17 @@ build_here() {
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFUSEDGA_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DFUSEDGA_MPI=OFF >/dev/null
   cmake --build "$build" -j "$(nproc)" --target test_cuda ga-run ga-bench
-  du -ch "${carried[@]}" | tail -1
-  echo "carry: .device ${carried[*]}"
+  # Stripped and packed into .device/bin.tar.xz (~16 MB; the three binaries are ~88 MB, a device call carries 64 MiB).
+  local stage
+  stage=$(mktemp -d)
+  for f in "${carried[@]}"; do
+    mkdir -p "$stage/$(dirname "$f")"
+    strip -o "$stage/$f" "$f"
+  done
+  mkdir -p .device
+  tar -cJf .device/bin.tar.xz -C "$stage" build-cuda && rm -rf "$stage"
+  du -h .device/bin.tar.xz
+  echo "carry .device; on the GPU machine start with: tar -xJf .device/bin.tar.xz && bash scripts/gpu-session.sh ..."
 }
 
 use_device_env() {
