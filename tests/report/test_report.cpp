@@ -430,7 +430,7 @@ TEST_CASE("CUDA rows: tiers, tables, where the GPU wins, and its roof", "[report
   CHECK(has(dat->second, "\"fused CUDA\""));
 }
 
-TEST_CASE("the GPU unfused tier (Thrust) is the CUDA rows' unfused baseline; the CPU rows keep the CPU's", "[report]") {
+TEST_CASE("GPU unfused tier (Thrust) - the CUDA rows' unfused baseline, the CPU rows keep the CPU's", "[report]") {
   bench_report r = report_test::tiny_report_with_gpu();
   for (const std::size_t n : {std::size_t(100), std::size_t(10000)})
     r.rows.push_back(report_test::row("unfused", "eval", "cuda", 1, n, n == 100 ? 0.1 : 0.25));

@@ -44,7 +44,7 @@ TEST_CASE("differential evolution - trials, survivors, SHADE memories and archiv
   de_parity(emulated, 301, 131, 6, true);
 }
 
-TEST_CASE("differential evolution - more targets than the update block has threads: segments keep slot order",
+TEST_CASE("differential evolution - more targets than de_update has threads, segments keep slot order",
           "[cuda][de]") {
   // 2049 and 1537 targets over de_update's 512 threads: segments of 5 and 4 targets, the last ones short.
   de_parity(emulated, 2049, 1537, 3, true);
