@@ -6,7 +6,7 @@
 //            [--set key=value ...] [--workloads eval,generation]
 //            [--tiers object,unfused,fused] [--json FILE] [--report DIR] [--quiet]
 //   ga-bench --compare A.json B.json
-//   ga-bench --quality SUITE.yaml [--seeds 25] [--budget 500000] [--methods a,b] [--problems a,b]
+//   ga-bench --quality SUITE.yaml [--seeds 25] [--budget 500000] [--methods a,b] [--problems a,b] [--stop-at-target]
 //            [--report DIR] [--python python3]      (docs/quality.md)
 //
 // Exit status: 0 ok, 2 usage or config error (unreadable or invalid --compare
@@ -182,6 +182,9 @@ int run(int argc, char** argv) {
                  "--quality: pymoo runs in this many parallel processes (default 1; more is faster on many cores, but "
                  "each run's wall time then shares the machine)")
       ->check(CLI::PositiveNumber);
+  app.add_flag("--stop-at-target", quality.stop_at_target,
+               "--quality: FusedGA runs stop once within half the success threshold of f* (success and time to "
+               "target unchanged; much faster where most runs succeed)");
   app.add_option("--python", quality.python, "--quality: the Python interpreter for the pymoo peer (default python3)");
   app.add_flag("--list", list, "list the built-in problems and exit");
   app.footer(

@@ -134,6 +134,11 @@ quality_results run_quality(const quality_suite& suite, const quality_options& o
       "evaluations may pass it), with no generation limit. Peers: population {}, stopped "
       "at the first generation that reaches the budget.",
       o.budget, o.peer_population));
+  if (o.stop_at_target)
+    res.notes.push_back(
+        "--stop-at-target: FusedGA runs stopped once within half the success threshold of f* (stop.target); success "
+        "and time to target are as with the whole budget, the final errors of successful runs are capped there. "
+        "Peers ran their whole budget.");
 
   for (const quality_problem& q : problems) {
     const run_config base = load_config(q.config);
@@ -155,6 +160,10 @@ quality_results run_quality(const quality_suite& suite, const quality_options& o
         cfg.ga.seed = static_cast<std::uint64_t>(seed);
         cfg.ga.generations = std::numeric_limits<int>::max();  // the budget ends the run
         cfg.ga.stop.evaluations = o.budget;
+        if (o.stop_at_target) {
+          const double half = success_threshold(q.best_known, suite.tolerance) / 2;
+          cfg.ga.stop.target = info.maximize ? q.best_known - half : q.best_known + half;
+        }
         cfg.output = {};
         const Result r = fusedga::run(cfg);
         std::vector<quality_sample> samples;

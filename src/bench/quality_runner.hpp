@@ -25,6 +25,10 @@ struct quality_options {
   int peer_jobs = 1;                   ///< pymoo runs in parallel processes (1 = one after another, clean timings)
   std::string pymoo_script;            ///< scripts/peers/pymoo_quality.py; empty = no pymoo peer
   std::string work_dir;                ///< where the generated NumPy modules are written (a temporary folder)
+  /// FusedGA methods stop once the best feasible objective is within half the success threshold of f* (stop.target),
+  /// instead of spending the whole budget: success and time to target are unchanged (a run that reaches the
+  /// threshold but not half of it runs on), the final error of a successful run is then at most half the threshold.
+  bool stop_at_target = false;
 };
 
 /// A problem as the report shows it.

@@ -2,6 +2,7 @@
 // histories, the NumPy export and the pagmo adapter against the reference evaluator, and a tiny end-to-end run.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -29,6 +31,7 @@ using namespace fusedga;
 namespace {
 
 const std::string suite_path = std::string(FUSEDGA_SOURCE_DIR) + "/configs/quality/suite.yaml";
+const std::string multimodal_path = std::string(FUSEDGA_SOURCE_DIR) + "/configs/quality/multimodal.yaml";
 
 /// A fresh temporary directory, removed at the end of the scope.
 struct temp_dir {
@@ -106,7 +109,9 @@ TEST_CASE("quality suite: mistakes are located config errors") {
 }
 
 TEST_CASE("quality suite: each published x* attains f* and is feasible") {
-  const quality_suite s = load_quality_suite(suite_path);
+  const std::string path = GENERATE(suite_path, multimodal_path);
+  INFO(path);
+  const quality_suite s = load_quality_suite(path);
   int checked = 0;
   for (const quality_problem& q : s.problems) {
     if (q.best_x.empty()) continue;
@@ -124,6 +129,42 @@ TEST_CASE("quality suite: each published x* attains f* and is feasible") {
     ++checked;
   }
   CHECK(checked >= 3);
+}
+
+TEST_CASE("quality suite: the multimodal functions equal hand-computed values away from x*") {
+  // Yao, Liu & Lin 1999's f8-f13 and the four harder ones, each at a point where the sum is done by hand (x_i = v,
+  // except Griewank's x = (pi, 0, ..., 0)): f* = 0 at x* (previous test), these prove the expressions are the
+  // published functions and not some other function with the same minimum.
+  const quality_suite s = load_quality_suite(multimodal_path);
+  REQUIRE(s.problems.size() == 10);
+  const double pi = 3.14159265358979323846;
+  const double schaffer_r2 = pi * pi / 4;  // x_i = pi / (2 sqrt 2): x_i^2 + x_(i+1)^2 = (pi/2)^2, sin^2 = 1
+  const struct { const char* id; double v; double expected; } cases[] = {
+      {"mm08-schwefel", 0.0, 418.9828872724337 * 30},       // sum x sin(sqrt|x|) = 0
+      {"mm09-rastrigin", 1.0, 30.0},                        // 300 + 30 (1 - 10 cos 2pi)
+      {"mm10-ackley", 1.0, 20.0 - 20.0 * std::exp(-0.2)},   // -20 e^-0.2 - e^(cos 2pi) + 20 + e
+      {"mm11-griewank", pi, 2.0 + pi * pi / 4000},          // 1 + pi^2/4000 - cos(pi)
+      {"mm12-penalized-1", 11.0, 3000.0 + 9 * pi},          // 30 u(11) = 3000; pi/30 (29 * 3^2 + 3^2)
+      {"mm13-penalized-2", 2.0, 3.0},                       // 0.1 (29 * 1 + 1); u(2) = 0
+      {"mm14-lunacek-bi-rastrigin", 0.0, 787.5},            // min(30 * 2.5^2, 30 + s mu2^2 * 30) + 10 * 30 * 2
+      {"mm15-expanded-schaffer-f6", pi / (2 * std::sqrt(2.0)),
+       30 * (0.5 + 0.5 / ((1 + 0.001 * schaffer_r2) * (1 + 0.001 * schaffer_r2)))},
+      {"mm16-expanded-griewank-rosenbrock", 0.0, 30 * (1.0 / 4000 - std::cos(1.0) + 1)},  // F2(0, 0) = 1
+      {"mm17-michalewicz", pi / 2, -(3 + 5.0 / 1024)}};     // sin((i+1) pi/4)^20: 1 (i+1 = 2, 6, 10), 2^-10 (odd), 0
+  for (const auto& c : cases) {
+    INFO(c.id);
+    const auto q = std::find_if(s.problems.begin(), s.problems.end(), [&](const quality_problem& p) { return p.id == c.id; });
+    REQUIRE(q != s.problems.end());
+    const run_config cfg = load_config(q->config);
+    const expr::program& p = *cfg.problem.expression;
+    const int d = std::string(c.id) == "mm17-michalewicz" ? 10 : 30;
+    CHECK(q->best_known == (d == 10 ? -9.66015171564 : 0.0));
+    REQUIRE(p.dimension() == d);
+    CHECK(p.constraints.empty());
+    std::vector<double> x(d, c.v);
+    if (std::string(c.id) == "mm11-griewank") std::fill(x.begin() + 1, x.end(), 0.0);
+    CHECK(expr::reference_objective(p, x.data()) == Approx(c.expected).epsilon(1e-12).margin(1e-12));
+  }
 }
 
 TEST_CASE("quality metrics: error, success and time to target on a hand-made history") {
@@ -280,4 +321,39 @@ TEST_CASE("quality bench: a tiny --quality run writes a complete report") {
     CHECK(fs::exists(fs::path(dir) / "convergence-rc10-process-flow-sheeting.svg"));
     CHECK_THAT(md, Catch::Contains("![convergence of rc10-process-flow-sheeting](convergence-rc10-process-flow-sheeting.svg)"));
   }
+}
+
+TEST_CASE("quality bench: stop_at_target ends successful runs early, with the same success and time to target") {
+  // Sphere in 3 variables, f* = 0: every seed of the default method succeeds well inside a budget of 200,000.
+  temp_dir t;
+  t.write("m.yaml", "methods:\n  de: {ga.algorithm: de, ga.de.type: shade, ga.population: 40}\n");
+  t.write("sphere.yaml", "problem: {name: sphere, variables: {x: {size: 3, bounds: [-5, 5]}}, "
+                         "objective: \"sum(i=0:2, x[i]^2)\"}\n");
+  const quality_suite s = load_quality_suite(
+      t.write("s.yaml", "methods: m.yaml\nproblems: [{config: sphere.yaml, best_known: 0, source: s}]\n"));
+  quality_options o;
+  o.budget = 200000;
+  o.seeds = 3;
+  o.methods = {"de"};
+  const quality_results whole = run_quality(s, o);
+  o.stop_at_target = true;
+  const quality_results early = run_quality(s, o);
+  REQUIRE(whole.runs.size() == 3);
+  REQUIRE(early.runs.size() == 3);
+  const double threshold = success_threshold(0.0, s.tolerance);
+  for (std::size_t k = 0; k < 3; ++k) {
+    INFO("seed " << whole.runs[k].seed);
+    CHECK(whole.runs[k].success);
+    CHECK(early.runs[k].success);
+    CHECK(whole.runs[k].evaluations > 199000);          // the whole budget (to a generation)
+    CHECK(early.runs[k].evaluations < 50000);           // stopped at the target
+    CHECK(early.runs[k].error <= threshold / 2);
+    CHECK(whole.runs[k].error < early.runs[k].error);   // the whole budget goes further below it
+    CHECK(early.runs[k].evaluations_to_target == whole.runs[k].evaluations_to_target);  // same seed, same path
+  }
+  const auto says_so = [](const std::vector<std::string>& notes) {
+    return std::count_if(notes.begin(), notes.end(), [](const std::string& n) { return n.find("--stop-at-target") == 0; });
+  };
+  CHECK(says_so(early.notes) == 1);
+  CHECK(says_so(whole.notes) == 0);
 }
