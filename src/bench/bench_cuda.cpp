@@ -16,6 +16,7 @@
 #include "bench/bench_target.hpp"
 #include "bench/bytes_model.hpp"
 #include "bench/cuda_unfused.hpp"
+#include "bench/unfused_check.hpp"
 #include "bench/timed_row.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/core/error.hpp"
@@ -49,7 +50,7 @@ std::vector<double> time_cuda(Once once, const repeat_policy& p) {
 template <class Say>
 void time_unfused_rows(cuda_unfused_target& t, const bench_plan& plan, const record_layout& layout,
                        bench_report& report, const Say& say) {
-  const double tolerance = layout.fitness_bytes == 4 ? 1e-5 : 1e-9;
+  const double tolerance = detail::unfused_tolerance(layout.fitness_bytes);
   for (const std::size_t n : plan.sizes) {
     say(fmt::format("N = {}: timing unfused eval on cuda (Thrust)", n));
     try {

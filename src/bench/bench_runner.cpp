@@ -12,6 +12,7 @@
 #include "bench/roofline_peak.hpp"
 #include "bench/stream_copy.hpp"
 #include "bench/timed_row.hpp"
+#include "bench/unfused_check.hpp"
 #include "fusedga/core/error.hpp"
 
 namespace fusedga {
@@ -189,7 +190,7 @@ class runner {
       }
       time_row(bench_tier::unfused, bench_workload::eval, backend_kind::serial, 1, n, [this] { target_.evaluate_unfused(); });
       const double diff = target_.unfused_difference();
-      const double tolerance = layout_.fitness_bytes == 4 ? 1e-5 : 1e-9;
+      const double tolerance = detail::unfused_tolerance(layout_.fitness_bytes);
       if (!(diff <= tolerance))
         throw error(fmt::format("ga-bench: the unfused evaluation disagrees with the fused one at N = {}: "
                                 "max relative difference {:.3g} > {:.0e}", n, diff, tolerance));

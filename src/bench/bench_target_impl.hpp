@@ -15,6 +15,7 @@
 
 #include "bench/bench_options.hpp"
 #include "bench/bench_target.hpp"
+#include "bench/unfused_check.hpp"
 #include "bench/unfused_seed.hpp"
 #include "fusedga/backends/serial.hpp"
 #include "fusedga/backends/tbb.hpp"
@@ -142,12 +143,6 @@ class bench_target_for final : public bench_target {
   }
 
  private:
-  static double relative_difference(double a, double b) {
-    if (a == b || (a != a && b != b)) return 0;  // equal, or NaN on both sides
-    const double scale = std::max({std::fabs(a), std::fabs(b), 1.0});
-    const double d = std::fabs(a - b) / scale;
-    return d == d ? d : std::numeric_limits<double>::infinity();  // NaN on one side only
-  }
   engine<Problem, backend::tbb>& engine_or_throw() {
     if (!tbb_) throw error("ga-bench: prepare() was not called");
     return *tbb_;

@@ -16,16 +16,15 @@
 #include <thrust/system/cuda/execution_policy.h>
 #include <thrust/transform.h>
 
-#include <fusedga/problems/seed/constrained_quadratic.hpp>
-#include <fusedga/problems/seed/gene_sum.hpp>
-#include <fusedga/problems/seed/trig_constrained.hpp>
 
+#include "bench/unfused_check.hpp"
 #include "fusedga/backends/cuda/buffer.hpp"
 #include "fusedga/backends/cuda/error.hpp"
 #include "fusedga/core/constraint_sink.hpp"
 #include "fusedga/core/error.hpp"
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/core/rank_key.hpp"
+#include "registry/problem_families.hpp"
 
 namespace fusedga {
 namespace {
@@ -234,12 +233,6 @@ eager_result<Fitness> evaluate(eager& t, const problems::GeneSum<Fitness>& p, co
   return {t.astype<Fitness>(std::move(s)), t.zeros<Fitness>(n)};
 }
 
-/// Relative difference |a - b| / max(1, |b|); NaN on either side counts only when the other is not NaN.
-double relative_gap(double a, double b) {
-  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : 1;
-  return std::abs(a - b) / std::max(1.0, std::abs(b));
-}
-
 template <class Problem>
 class unfused_thrust_target final : public cuda_unfused_target {
  public:
@@ -312,8 +305,8 @@ class unfused_thrust_target final : public cuda_unfused_target {
         auto sink = inequality_sink(&v);
         problem_.inequalities(row, sink);
       }
-      worst = std::max(worst, relative_gap(objective[i], static_cast<fitness>(problem_.objective(row))));
-      worst = std::max(worst, relative_gap(violation[i], v));
+      worst = std::max(worst, detail::relative_difference(objective[i], static_cast<fitness>(problem_.objective(row))));
+      worst = std::max(worst, detail::relative_difference(violation[i], v));
     }
     return worst;
   }
@@ -338,34 +331,33 @@ class unfused_thrust_target final : public cuda_unfused_target {
   detail::cuda_event start_, stop_;
 };
 
-template <class Problem>
-std::unique_ptr<cuda_unfused_target> make(const Problem& p, const run_config& cfg) {
-  return std::make_unique<unfused_thrust_target<Problem>>(p, cfg.ga.constraints);
+/// The target of the problem `make` builds (registry/problem_families.hpp) in precision `Real`.
+template <class Real, class Make>
+std::unique_ptr<cuda_unfused_target> make_target(const Make& make, const run_config& cfg) {
+  auto problem = make(detail::real_tag<Real>{}, cfg.problem.params);
+  return std::make_unique<unfused_thrust_target<decltype(problem)>>(problem, cfg.ga.constraints);
 }
 
-template <template <class> class Problem>
-std::unique_ptr<cuda_unfused_target> make_in_precision(const run_config& cfg, Problem<float> f, Problem<double> d) {
-  if (cfg.precision == precision_kind::float32) return make(f, cfg);
-  return make(d, cfg);
-}
+/// seed_problems' `add`: the target of `cfg`'s problem when `name` is it (every seed problem has an eager
+/// `evaluate` above).
+struct unfused_adder {
+  const run_config& cfg;
+  std::unique_ptr<cuda_unfused_target>& out;
+  template <class Make>
+  void operator()(const std::string& name, const std::string&, const std::vector<param_spec>&, bool, Make make) const {
+    if (name != cfg.problem.builtin) return;
+    out = cfg.precision == precision_kind::float32 ? make_target<float>(make, cfg) : make_target<double>(make, cfg);
+  }
+};
 
 }  // namespace
 
 namespace detail {
 
 std::unique_ptr<cuda_unfused_target> make_cuda_unfused_target(const run_config& cfg) {
-  const std::string& name = cfg.problem.builtin;
-  if (name == "seed/constrained-quadratic")
-    return make_in_precision<problems::ConstrainedQuadratic>(cfg, {}, {});
-  if (name == "seed/trig-constrained") return make_in_precision<problems::TrigConstrained>(cfg, {}, {});
-  if (name == "seed/gene-sum") {
-    const auto it = cfg.problem.params.find("genes");
-    problems::GeneSum<float> f;
-    problems::GeneSum<double> d;
-    f.genes = d.genes = it == cfg.problem.params.end() ? 1000 : static_cast<int>(it->second);
-    return make_in_precision<problems::GeneSum>(cfg, f, d);
-  }
-  return nullptr;
+  std::unique_ptr<cuda_unfused_target> out;
+  seed_problems(unfused_adder{cfg, out});
+  return out;
 }
 
 }  // namespace detail
