@@ -78,6 +78,33 @@ struct mpi_world {
 #endif
     return code;
   }
+  /// The end-of-run agreement of a rank whose run failed (`code` != 0). A failure inside the island model reaches
+  /// every rank at an epoch's gather, so all of them get here within moments; one before the islands started
+  /// (this node's JIT compiler missing, say) leaves the others waiting for this rank in the first gather, forever.
+  /// So a failed rank waits `patience_s` for the others, then aborts the job (mpirun ends every rank).
+  int agree_or_abort(int code, double patience_s) {
+#if defined(FUSEDGA_HAS_MPI)
+    if (active && size > 1 && code != 0) {
+      int all = code;
+      MPI_Request request;
+      MPI_Iallreduce(&code, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &request);
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(patience_s);
+      for (int done = 0; !done;) {
+        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+        if (done) break;
+        if (std::chrono::steady_clock::now() > deadline) {
+          std::fprintf(stderr, "ga-run[rank %d]: the other ranks did not end with this one (they wait for it in the "
+                       "run): aborting every rank\n", rank);
+          std::fflush(stderr);
+          MPI_Abort(MPI_COMM_WORLD, code);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      return all;
+    }
+#endif
+    return agree(code);
+  }
 };
 
 /// Whether mpirun (Open MPI's, or any PMIx launcher) started this process, from the environment it sets.
@@ -534,7 +561,7 @@ int main(int argc, char** argv) {
 #if defined(FUSEDGA_HAS_MPI)
   if (world.active) {
     if (!world.agreed) code = std::max(code, world.agree(code));  // the pre-run agreement it left early
-    code = world.agree(code);  // every rank exits with the same status
+    code = world.agree_or_abort(code, 10.0);  // every rank exits with the same status
     MPI_Finalize();
   }
 #endif

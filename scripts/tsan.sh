@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The threaded tests under ThreadSanitizer (the `tsan` preset, CUDA off): the engine tests that run the fused
+# The threaded tests under ThreadSanitizer (the `tsan` preset, CUDA off): the engine and island tests that run the fused
 # passes on TBB at several threads (serial vs TBB bitwise determinism at 1-7 threads with staged tiles and
 # rows, restarts, constraint handlers, gradient repair, plus survival and DE), built as test_engine_threads
 # (header-only: no library is compiled). tests/tsan.supp holds the suppressions (oneTBB's scheduler, which is

@@ -64,10 +64,12 @@ void require_same_islands(const Result& a, const Result& b) {
   }
 }
 
+// Islands of 4 or 5 run side by side at 1, 2 and 4 threads (a rank with as many islands as threads), one
+// after another over all threads at 8 (solve.hpp run_islands): both must equal the serial run.
 template <class Problem>
 Result check_threads(const Problem& p, const ga_options& o) {
   const Result serial = solve(p, o, backend::serial{});
-  for (int threads : {1, 2, 4}) {
+  for (int threads : {1, 2, 4, 8}) {
     INFO("tbb threads = " << threads);
     require_same_islands(serial, solve(p, o, backend::tbb{threads}));
   }
@@ -119,7 +121,8 @@ TEST_CASE("solve: one island is the plain run, bitwise", "[islands]") {
   }
 }
 
-TEST_CASE("solve: serial and TBB at 1, 2, 4 threads give bitwise identical runs", "[islands][determinism]") {
+TEST_CASE("solve: serial and TBB at 1, 2, 4, 8 threads (islands side by side or not) give bitwise identical runs",
+          "[islands][determinism]") {
   SECTION("GA, ring") { check_threads(CQ{}, archipelago(2003, 24, 4, 5, 3)); }
   SECTION("GA, random") { check_threads(CQ{}, archipelago(2003, 24, 5, 4, 2, migration_topology::random)); }
   SECTION("GA, fully-connected") {

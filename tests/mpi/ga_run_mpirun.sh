@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ga-run under mpirun (apps/ga_run.cpp): R > 1 ranks without enough islands is a config error on every rank
 # (exit 2 from mpirun), and an island config gives over 2 and 4 ranks the result and history of the run
-# without mpirun, bitwise (wall-clock fields aside), written by rank 0.
+# without mpirun, bitwise (wall-clock fields aside), written by rank 0; one rank failing alone after the start
+# ends the job (no hang).
 # Usage: ga_run_mpirun.sh GA_RUN MPIEXEC WORK_DIR. Exit 77 (CTest: skipped) while ga.islands does not parse.
 set -u
 ga_run=$1 mpiexec=$2 dir=$3
@@ -57,3 +58,26 @@ if rows[0] != rows[1]: sys.exit("history CSV differs")
 PY
   echo "ok   mpirun -np $R: result and history equal to the run without mpirun"
 done
+
+# One rank fails after the ranks agreed to start (here its JIT compiler is missing: rank 1 only, MPMD syntax,
+# its own JIT cache so it cannot load rank 0's): the others wait for it in the islands' first gather, so after
+# 10 s it aborts the job. Without that, mpirun hung until killed.
+cat > jit.yaml <<'YAML'
+problem:
+  name: mpi-jit-on-one-rank
+  variables: {x: {size: 4, bounds: [-5, 5]}}
+  objective: "sum(i=0:3, x[i]^2)"
+  engine: jit
+ga: {population: 80, generations: 20, seed: 3, islands: {count: 2}}
+backend: serial
+YAML
+start=$SECONDS
+out=$(timeout 40 "${mpi[@]}" -np 1 env XDG_CACHE_HOME="$dir/cache0" "$ga_run" jit.yaml --quiet --out never.json : \
+      -np 1 env CXX=/no/such/compiler XDG_CACHE_HOME="$dir/cache1" "$ga_run" jit.yaml --quiet 2>&1)
+rc=$?
+[ "$rc" -ne 124 ] || fail "one rank without a JIT compiler: mpirun still running after 40 s (a hang); output: $out"
+[ "$rc" -ne 0 ] || fail "one rank without a JIT compiler: exit 0; output: $out"
+grep -q "ga-run\[rank 1\]: .*no C++ compiler is usable" <<<"$out" || fail "rank 1's error is missing; output: $out"
+grep -q "aborting every rank" <<<"$out" || fail "rank 1 did not abort the job; output: $out"
+[ ! -e never.json ] || fail "a failed run wrote its --out file"
+echo "ok   one rank failing before the islands start: its error, the job aborted after $((SECONDS - start)) s, exit $rc"

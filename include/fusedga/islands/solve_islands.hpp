@@ -5,7 +5,9 @@
 /// M generations; after each epoch every island sends its K best to the islands its topology names and
 /// each receiver replaces its worst (islands/migration.hpp). The islands are spread over the ranks of a
 /// Transport (islands/transport.hpp: one process, or MPI ranks); each rank runs its islands one after
-/// another, every pass over all of the backend's threads (or its GPU).
+/// another, every pass over all of the backend's threads (or its GPU), or, given an island_runner, side by
+/// side: each island's generations on one thread (solve.hpp does so on TBB when a rank has at least as many
+/// islands as threads, where a fork and join per island and pass would cost more than the pass).
 ///
 /// Epochs are the run's clock: after each one the ranks all-gather every island's rows, best-so-far and
 /// counters, so every rank builds the same archipelago history and takes the same stopping decision.
@@ -19,6 +21,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -147,6 +150,9 @@ struct rank_failure {
 
 }  // namespace detail
 
+/// Runs `f(k)` for k in [0, n), side by side (each call touches island k's engine only): solve.hpp's TBB loop.
+using island_runner = std::function<void(std::size_t n, const std::function<void(std::size_t)>& f)>;
+
 /**
  * Runs the island model of `options.islands` on `problem` over `transport`'s ranks (each running its block
  * of islands, rank_islands) and returns the archipelago's result on every rank: the best individual of all
@@ -156,7 +162,9 @@ struct rank_failure {
  *
  * Deterministic: for a fixed island count, the result is bitwise the same for any thread count and any
  * rank count (wall-clock fields aside). `options.on_generation` is called on every rank with the archipelago's
- * rows, M at a time after each epoch.
+ * rows, M at a time after each epoch. With `side_by_side`, a rank's islands are initialized and run their
+ * generations through it, each island's engine on `backend` (the serial one, so one thread per island); the
+ * result is the same bitwise, as every backend's engine gives the same generations.
  *
  * @throws config_error as validate_islands, and an island's own config_error prefixed with "island i: ".
  * Any exception on one rank (an island's problem throwing, memory) ends the run on every rank at the end of
@@ -164,7 +172,8 @@ struct rank_failure {
  * with the rank and island.
  */
 template <class Problem, class Backend, class Transport>
-Result solve_islands(const Problem& problem, const ga_options& options, const Backend& backend, Transport& transport) {
+Result solve_islands(const Problem& problem, const ga_options& options, const Backend& backend, Transport& transport,
+                     const island_runner& side_by_side = {}) {
   using fitness = fitness_t<Problem>;
   using gene = gene_t<Problem>;
   using engine_type = engine<Problem, Backend>;
@@ -205,27 +214,54 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     if (affordable < limit) limit = affordable, budget_limited = true;
   }
 
-  std::vector<std::unique_ptr<engine_type>> eng;
-  std::vector<std::size_t> rows_sent(static_cast<std::size_t>(last - first), 0);
-  std::vector<std::uint64_t> accepted(static_cast<std::size_t>(last - first), 0);
+  const std::size_t L = static_cast<std::size_t>(last - first);
+  std::vector<std::unique_ptr<engine_type>> eng(L);
+  std::vector<std::size_t> rows_sent(L, 0);
+  std::vector<std::uint64_t> accepted(L, 0);
   detail::rank_failure failure;
-  // Runs `f(k)` for each local island k in order; the first exception is kept for the next gather.
-  const auto each_island = [&](auto&& f) {
-    if (failure.failed) return;
-    int k = 0;
+  // Keeps local island k's exception for the next gather (one that is no std::exception propagates).
+  const auto keep = [&](std::size_t k, const std::exception_ptr& e) {
+    const std::string island = "island " + std::to_string(first + static_cast<int>(k)) + ": ";
     try {
-      for (; k < last - first; ++k) f(k);
-    } catch (const config_error& e) {
-      failure = {true, true, "island " + std::to_string(first + k) + ": " + e.what()};
-    } catch (const std::exception& e) {
-      failure = {true, false, "island " + std::to_string(first + k) + ": " + e.what()};
+      std::rethrow_exception(e);
+    } catch (const config_error& x) {
+      failure = {true, true, island + x.what()};
+    } catch (const std::exception& x) {
+      failure = {true, false, island + x.what()};
     }
   };
-  each_island([&](int k) {
+  // Runs `f(k)` for each local island k in order, up to the first exception.
+  const auto each_island = [&](auto&& f) {
+    for (std::size_t k = 0; k < L && !failure.failed; ++k) {
+      try {
+        f(static_cast<int>(k));
+      } catch (...) {
+        keep(k, std::current_exception());
+      }
+    }
+  };
+  // Initialization and generations touch island k's engine only: side by side when given a runner. Every
+  // island runs; the lowest one that threw is kept, as one after another would have.
+  const auto each_island_apart = [&](auto&& f) {
+    if (!side_by_side) return each_island(f);
+    if (failure.failed) return;
+    std::vector<std::exception_ptr> thrown(L);
+    side_by_side(L, [&](std::size_t k) {
+      try {
+        f(static_cast<int>(k));
+      } catch (...) {
+        thrown[k] = std::current_exception();
+      }
+    });
+    for (std::size_t k = 0; k < L && !failure.failed; ++k)
+      if (thrown[k]) keep(k, thrown[k]);
+  };
+  each_island_apart([&](int k) {
     ga_options o = io[static_cast<std::size_t>(first + k)];
     o.generations = static_cast<int>(limit);
-    eng.push_back(std::make_unique<engine_type>(problem, o, backend));
-    eng.back()->initialize();
+    auto e = std::make_unique<engine_type>(problem, o, backend);
+    e->initialize();
+    eng[static_cast<std::size_t>(k)] = std::move(e);
   });
 
   Result r;
@@ -415,7 +451,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
         break;
       }
     }
-    each_island([&](int k) {
+    each_island_apart([&](int k) {
       for (long long s = 0; s < steps; ++s) eng[static_cast<std::size_t>(k)]->step();
     });
     g += steps;
