@@ -110,14 +110,21 @@ solve_state read_solve_state(checkpoint_reader& in, Key& best_key, Result& r, st
   return s;
 }
 
-/// The island model on `backend`. On TBB, a rank with at least as many islands as threads runs them side by
-/// side, an island per thread on the serial engine: the same result bitwise, without a fork and join per island
-/// and pass (which cost small islands up to 30% of their throughput on 2 threads, docs/islands.md).
+/// Islands of at most this many individuals run side by side (run_islands). Below it a pass is short enough for
+/// a fork and join of all threads to cost a good part of it (up to 30% at 1,562 individuals on 2 threads); above
+/// it, islands side by side each bring their own working set into the shared caches and ran 5-20% slower
+/// (docs/performance.md, "Measured: islands in one process").
+inline constexpr std::size_t side_by_side_island_limit = 4096;
+
+/// The island model on `backend`. On TBB, a rank with at least as many islands as threads, each of at most
+/// side_by_side_island_limit individuals, runs them side by side, an island per thread on the serial engine: the
+/// same result bitwise, without a fork and join of all threads per island and pass.
 template <class Problem, class Backend, class Transport>
 Result run_islands(const Problem& problem, const ga_options& options, const Backend& backend, Transport& transport) {
   if constexpr (std::is_same_v<Backend, backend::tbb>) {
     const int count = options.islands.count, ranks = transport.ranks();
-    if (ranks >= 1 && count >= ranks) {
+    if (ranks >= 1 && count >= ranks &&
+        islands::island_population(options.population, count, 0) <= side_by_side_island_limit) {  // island 0: largest
       int first = 0, last = 0;
       islands::rank_islands(count, ranks, transport.rank(), first, last);
       tbb_loop loop(backend);
