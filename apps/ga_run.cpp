@@ -89,7 +89,7 @@ struct mpi_world {
       MPI_Request request;
       MPI_Iallreduce(&code, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &request);
       const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(patience_s);
-      for (int done = 0; !done;) {
+      for (int done = 0;;) {
         MPI_Test(&request, &done, MPI_STATUS_IGNORE);
         if (done) break;
         if (std::chrono::steady_clock::now() > deadline) {

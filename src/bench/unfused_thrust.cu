@@ -16,7 +16,6 @@
 #include <thrust/system/cuda/execution_policy.h>
 #include <thrust/transform.h>
 
-
 #include "bench/unfused_check.hpp"
 #include "fusedga/backends/cuda/buffer.hpp"
 #include "fusedga/backends/cuda/error.hpp"

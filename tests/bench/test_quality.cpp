@@ -132,37 +132,38 @@ TEST_CASE("quality suite: each published x* attains f* and is feasible") {
 }
 
 TEST_CASE("quality suite: the multimodal functions equal hand-computed values away from x*") {
-  // Yao, Liu & Lin 1999's f8-f13 and the four harder ones, each at a point where the sum is done by hand (x_i = v,
-  // except Griewank's x = (pi, 0, ..., 0)): f* = 0 at x* (previous test), these prove the expressions are the
-  // published functions and not some other function with the same minimum.
+  // Yao, Liu & Lin 1999's f8-f13 and the four harder ones, each at a point where the sum is done by hand: f* at
+  // x* (previous test) alone does not prove the expressions are the published functions rather than others with
+  // the same minimum; these values do.
   const quality_suite s = load_quality_suite(multimodal_path);
   REQUIRE(s.problems.size() == 10);
   const double pi = 3.14159265358979323846;
   const double schaffer_r2 = pi * pi / 4;  // x_i = pi / (2 sqrt 2): x_i^2 + x_(i+1)^2 = (pi/2)^2, sin^2 = 1
-  const struct { const char* id; double v; double expected; } cases[] = {
-      {"mm08-schwefel", 0.0, 418.9828872724337 * 30},       // sum x sin(sqrt|x|) = 0
-      {"mm09-rastrigin", 1.0, 30.0},                        // 300 + 30 (1 - 10 cos 2pi)
-      {"mm10-ackley", 1.0, 20.0 - 20.0 * std::exp(-0.2)},   // -20 e^-0.2 - e^(cos 2pi) + 20 + e
-      {"mm11-griewank", pi, 2.0 + pi * pi / 4000},          // 1 + pi^2/4000 - cos(pi)
-      {"mm12-penalized-1", 11.0, 3000.0 + 9 * pi},          // 30 u(11) = 3000; pi/30 (29 * 3^2 + 3^2)
-      {"mm13-penalized-2", 2.0, 3.0},                       // 0.1 (29 * 1 + 1); u(2) = 0
-      {"mm14-lunacek-bi-rastrigin", 0.0, 787.5},            // min(30 * 2.5^2, 30 + s mu2^2 * 30) + 10 * 30 * 2
-      {"mm15-expanded-schaffer-f6", pi / (2 * std::sqrt(2.0)),
+  const double schaffer_x = pi / (2 * std::sqrt(2.0));
+  // x = (x0, v, ..., v) in d variables.
+  const struct { const char* id; int d; double best_known; double x0, v; double expected; } cases[] = {
+      {"mm08-schwefel", 30, 0, 0.0, 0.0, 418.9828872724337 * 30},         // sum x sin(sqrt|x|) = 0
+      {"mm09-rastrigin", 30, 0, 1.0, 1.0, 30.0},                          // 300 + 30 (1 - 10 cos 2pi)
+      {"mm10-ackley", 30, 0, 1.0, 1.0, 20.0 - 20.0 * std::exp(-0.2)},     // -20 e^-0.2 - e^(cos 2pi) + 20 + e
+      {"mm11-griewank", 30, 0, pi, 0.0, 2.0 + pi * pi / 4000},            // 1 + pi^2/4000 - cos(pi)
+      {"mm12-penalized-1", 30, 0, 11.0, 11.0, 3000.0 + 9 * pi},           // 30 u(11) = 3000; pi/30 (29 * 3^2 + 3^2)
+      {"mm13-penalized-2", 30, 0, 2.0, 2.0, 3.0},                         // 0.1 (29 * 1 + 1); u(2) = 0
+      {"mm14-lunacek-bi-rastrigin", 30, 0, 0.0, 0.0, 787.5},              // min(30 * 2.5^2, 30 + s mu2^2 * 30) + 10 * 30 * 2
+      {"mm15-expanded-schaffer-f6", 30, 0, schaffer_x, schaffer_x,
        30 * (0.5 + 0.5 / ((1 + 0.001 * schaffer_r2) * (1 + 0.001 * schaffer_r2)))},
-      {"mm16-expanded-griewank-rosenbrock", 0.0, 30 * (1.0 / 4000 - std::cos(1.0) + 1)},  // F2(0, 0) = 1
-      {"mm17-michalewicz", pi / 2, -(3 + 5.0 / 1024)}};     // sin((i+1) pi/4)^20: 1 (i+1 = 2, 6, 10), 2^-10 (odd), 0
+      {"mm16-expanded-griewank-rosenbrock", 30, 0, 0.0, 0.0, 30 * (1.0 / 4000 - std::cos(1.0) + 1)},  // F2(0, 0) = 1
+      {"mm17-michalewicz", 10, -9.66015171564, pi / 2, pi / 2, -(3 + 5.0 / 1024)}};  // sin((i+1) pi/4)^20: 1 (i+1 = 2, 6, 10), 2^-10 (odd), 0
   for (const auto& c : cases) {
     INFO(c.id);
     const auto q = std::find_if(s.problems.begin(), s.problems.end(), [&](const quality_problem& p) { return p.id == c.id; });
     REQUIRE(q != s.problems.end());
+    CHECK(q->best_known == c.best_known);
     const run_config cfg = load_config(q->config);
     const expr::program& p = *cfg.problem.expression;
-    const int d = std::string(c.id) == "mm17-michalewicz" ? 10 : 30;
-    CHECK(q->best_known == (d == 10 ? -9.66015171564 : 0.0));
-    REQUIRE(p.dimension() == d);
+    REQUIRE(p.dimension() == c.d);
     CHECK(p.constraints.empty());
-    std::vector<double> x(d, c.v);
-    if (std::string(c.id) == "mm11-griewank") std::fill(x.begin() + 1, x.end(), 0.0);
+    std::vector<double> x(c.d, c.v);
+    x[0] = c.x0;
     CHECK(expr::reference_objective(p, x.data()) == Approx(c.expected).epsilon(1e-12).margin(1e-12));
   }
 }

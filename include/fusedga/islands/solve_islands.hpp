@@ -6,8 +6,8 @@
 /// each receiver replaces its worst (islands/migration.hpp). The islands are spread over the ranks of a
 /// Transport (islands/transport.hpp: one process, or MPI ranks); each rank runs its islands one after
 /// another, every pass over all of the backend's threads (or its GPU), or, given an island_runner, side by
-/// side: each island's generations on one thread (solve.hpp does so on TBB when a rank has at least as many
-/// islands as threads, where a fork and join per island and pass would cost more than the pass).
+/// side: each island's generations on one thread (solve.hpp's run_islands does so on TBB when a rank has at least
+/// as many islands as threads and they are small, where a fork and join per island and pass costs most).
 ///
 /// Epochs are the run's clock: after each one the ranks all-gather every island's rows, best-so-far and
 /// counters, so every rank builds the same archipelago history and takes the same stopping decision.
