@@ -266,8 +266,12 @@ void explain_run(const fusedga::ga_options& o, const fusedga::algorithm_choice& 
 /// --explain: the problem as parsed, and how it will run.
 void explain(const fusedga::run_config& cfg, bool emit_source) {
   fmt::print("problem      {} (from {})\n", cfg.problem.builtin, cfg.source);
-  fmt::print("backend      {}, precision {}, threads {}\n", fusedga::to_string(cfg.backend),
-             fusedga::to_string(cfg.precision), cfg.threads);
+  fmt::print("backend      {}, precision {}, threads {}{}\n", fusedga::to_string(cfg.backend),
+             fusedga::to_string(cfg.precision), cfg.threads,
+             cfg.device >= 0 ? fmt::format(", device {}", cfg.device)
+             : cfg.backend == fusedga::backend_kind::tbb || cfg.backend == fusedga::backend_kind::serial
+                 ? std::string()
+                 : ", device auto");
   if (cfg.choice.automatic)
     fmt::print("algorithm    {} ({})\n", fusedga::to_string(cfg.ga.algorithm), cfg.choice.reason);
   else
@@ -392,8 +396,6 @@ int run(int argc, char** argv, mpi_world& world) {
                                   " MPI ranks of mpirun -np " + std::to_string(world.size) +
                                   ": set ga.islands.count >= " + std::to_string(world.size) +
                                   " (each rank runs a block of islands)");
-    if (!resume_path.empty())
-      throw fusedga::config_error("--resume: resuming an island-model run over MPI ranks is not supported yet");
     if (world.rank != 0) quiet = true;  // rank 0 prints, and writes the outputs and checkpoints
   }
   if (world.active && cfg.threads == 0) {  // the node's cores shared by its ranks (mpirun --bind-to none: docs/scale-out.md)
@@ -430,6 +432,8 @@ int run(int argc, char** argv, mpi_world& world) {
   std::string notice;
   cfg.backend = fusedga::resolve_backend(cfg, &notice);
   if (!notice.empty() && !quiet) fmt::print(stderr, "{}\n", notice);
+  if (world.active && cfg.backend == fusedga::backend_kind::cuda && cfg.device < 0)  // device: auto, one GPU per rank
+    cfg.device = env_int("OMPI_COMM_WORLD_LOCAL_RANK", 0) % std::max(1, fusedga::cuda_device_count());
 
   progress_line progress(!quiet && ::isatty(STDERR_FILENO) != 0, cfg.ga.generations);
   fusedga::run_hooks hooks;

@@ -118,9 +118,10 @@ inline constexpr std::size_t side_by_side_island_limit = 4096;
 
 /// The island model on `backend`. On TBB, a rank with at least as many islands as threads, each of at most
 /// side_by_side_island_limit individuals, runs them side by side, an island per thread on the serial engine: the
-/// same result bitwise, without a fork and join of all threads per island and pass.
+/// same result bitwise, without a fork and join of all threads per island and pass. `resume`: as solve_islands.
 template <class Problem, class Backend, class Transport>
-Result run_islands(const Problem& problem, const ga_options& options, const Backend& backend, Transport& transport) {
+Result run_islands(const Problem& problem, const ga_options& options, const Backend& backend, Transport& transport,
+                   checkpoint_reader* resume) {
   if constexpr (std::is_same_v<Backend, backend::tbb>) {
     const int count = options.islands.count, ranks = transport.ranks();
     if (ranks >= 1 && count >= ranks &&
@@ -132,10 +133,11 @@ Result run_islands(const Problem& problem, const ga_options& options, const Back
         return islands::solve_islands(problem, options, backend::serial{}, transport,
                                       [&loop](std::size_t n, const std::function<void(std::size_t)>& f) {
                                         loop.for_each_index(n, f);
-                                      });
+                                      },
+                                      resume);
     }
   }
-  return islands::solve_islands(problem, options, backend, transport);
+  return islands::solve_islands(problem, options, backend, transport, {}, resume);
 }
 
 template <class Problem, class Backend>
@@ -145,10 +147,12 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
   using gene = gene_t<Problem>;
   if (options.islands.count < 1) islands::validate_islands(options);  // throws: names ga.islands.count
   if (options.islands.count > 1 || options.islands.transport) {
-    if (resume_stream) throw config_error("checkpoints: resuming an island-model run (ga.islands) is not supported yet");
-    if (options.islands.transport) return run_islands(problem, options, backend, *options.islands.transport);
+    std::optional<checkpoint_reader> resume;  // read (and its checksum checked) once, by every rank
+    if (resume_stream) resume.emplace(*resume_stream, resume_source);
+    checkpoint_reader* from = resume ? &*resume : nullptr;
+    if (options.islands.transport) return run_islands(problem, options, backend, *options.islands.transport, from);
     islands::local_transport one_process;
-    return run_islands(problem, options, backend, one_process);
+    return run_islands(problem, options, backend, one_process, from);
   }
   const auto start = std::chrono::steady_clock::now();
   double elapsed0 = 0;  // run time before a resume

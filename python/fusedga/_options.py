@@ -94,7 +94,7 @@ def parse(plan: ConfigPlan, parser: Any = None) -> "_core.RunConfig":
 
 def ga_overrides(plan: ConfigPlan, fn: str, options: Dict[str, Any]) -> None:
     """Adds the run options of solve() (already without the problem) to ``plan``: ``backend``, ``precision``,
-    ``threads`` at the top level, ``stop`` key by key under ``stop:``, everything else under ``ga:``.
+    ``threads``, ``device`` at the top level, ``stop`` key by key under ``stop:``, everything else under ``ga:``.
     None means "not given" (the file's value, or the default)."""
     for name, value in options.items():
         if value is None:
@@ -102,7 +102,7 @@ def ga_overrides(plan: ConfigPlan, fn: str, options: Dict[str, Any]) -> None:
         label = f"{fn}({name}=...)"
         if not _NAME.match(name):
             raise _core.ConfigError(f"{label}: not an option name")
-        if name in ("backend", "precision", "threads"):
+        if name in ("backend", "precision", "threads", "device"):
             plan.set(label, name, value)
         elif name == "stop":
             if isinstance(value, dict):  # rule by rule: the file's other stop rules stay

@@ -65,6 +65,7 @@ def solve(
     seed: Optional[int] = None,
     backend: Optional[str] = None,
     threads: Optional[int] = None,
+    device: Optional[int] = None,
     precision: Optional[str] = None,
     algorithm: Optional[str] = None,
     crossover: Union[str, Mapping[str, Any], None] = None,
@@ -96,6 +97,8 @@ def solve(
     backend : {"auto", "serial", "tbb", "cuda"}
     threads : int
         TBB threads, 0 = all cores.
+    device : int
+        The GPU of ``backend="cuda"`` (a CUDA device ordinal, >= 0; default 0).
     precision : {"double", "float"}
     algorithm : {"auto", "ga", "de"}
     crossover, mutation, selection, constraint_handling : dict or str
@@ -149,9 +152,9 @@ def solve(
         raise TypeError(f"solve(callback=...): expected a callable or None, got {type(callback).__name__}")
     plan = _plan(problem, params)
     options: Dict[str, Any] = dict(
-        backend=backend, precision=precision, threads=threads, population=population, generations=generations,
-        seed=seed, algorithm=algorithm, selection=selection, crossover=crossover, mutation=mutation,
-        constraint_handling=constraint_handling, stop=stop, islands=islands)
+        backend=backend, precision=precision, threads=threads, device=device, population=population,
+        generations=generations, seed=seed, algorithm=algorithm, selection=selection, crossover=crossover,
+        mutation=mutation, constraint_handling=constraint_handling, stop=stop, islands=islands)
     options.update(ga)
     ga_overrides(plan, "solve", options)
     config = problem._parse(plan) if hasattr(problem, "_parse") else parse(plan)

@@ -113,3 +113,10 @@ def test_a_malformed_constraint_names_its_index_and_column():
 def test_bad_expression_bounds_name_the_variables_field():
     with pytest.raises(fusedga.ConfigError, match=r"^Expression\(variables=\.\.\.\): problem\.variables\.x"):
         fusedga.solve(fusedga.Expression(variables={"x": (1, 0)}, objective="x"))
+
+
+def test_device_is_a_top_level_option_and_a_negative_one_is_refused():
+    with pytest.raises(fusedga.ConfigError, match=r"^solve\(device=\.\.\.\): device: expected auto or an integer"):
+        fusedga.solve("seed/constrained-quadratic", device=-1)
+    r = fusedga.solve("seed/constrained-quadratic", population=50, generations=2, backend="serial", device=0)
+    assert r.generations == 2

@@ -35,7 +35,8 @@ using detail::choice_list;
 using detail::located;
 using detail::yaml_map;
 
-const std::vector<std::string> top_level_keys = {"problem", "ga", "stop", "backend", "precision", "threads", "output"};
+const std::vector<std::string> top_level_keys = {"problem", "ga",      "stop",   "backend",
+                                                 "precision", "threads", "device", "output"};
 const std::vector<std::string> builtin_problem_keys = {"builtin", "params"};
 const std::vector<std::string> expression_problem_keys = {"name",      "sense",       "variables", "constants",
                                                           "objective", "constraints", "engine"};
@@ -71,6 +72,7 @@ stop: {target: null, stall_generations: null, time_limit_s: null, evaluations: n
 backend: auto       # serial | tbb | cuda | auto
 precision: double   # double | float
 threads: 0          # 0 = all cores
+device: auto        # backend cuda's GPU: auto (0; under mpirun, one per rank of a node) | ordinal
 output: {result: null, history: null}
 )";
 
@@ -756,6 +758,8 @@ run_config parse_any(const std::string& text, const std::string& source_name, co
         detail::read_enum(*precision, by_name(std::vector{precision_kind::float64, precision_kind::float32}));
   if (const auto threads = sections.get("threads"))
     cfg.threads = static_cast<int>(detail::read_int(*threads, detail::integer_in(0, backend::tbb::max_threads)));
+  if (const auto device = sections.get("device"); device && !device->is_word("auto"))
+    cfg.device = static_cast<int>(detail::read_int(*device, detail::integer_in(0, 1023), "auto or an integer in [0, 1023]"));
   if (const auto output = sections.get("output")) read_output(*output, cfg.output);
   resolve_auto_repair(cfg, problem, given);
   read_island_variants(sections.get("ga"), problem, cfg, given);  // over the run's settings, auto repair included

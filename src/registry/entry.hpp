@@ -6,6 +6,7 @@
 
 #include <tbb/info.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
@@ -84,7 +85,7 @@ Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& 
 #if defined(FUSEDGA_WITH_CUDA)
       if constexpr (!has_batch_evaluation<Problem>::value) {
         threads_used = 0;
-        return cuda_solve(problem, o, backend::cuda{}, hooks.resume, hooks.resume_source);
+        return cuda_solve(problem, o, backend::cuda{std::max(0, cfg.device)}, hooks.resume, hooks.resume_source);
       } else {  // expression problems reach the GPU through the GPU JIT (registry/expression.cpp), not here
         throw backend_unavailable("backend cuda: a host-evaluated expression problem cannot run on the GPU");
       }

@@ -1,6 +1,7 @@
 // Expression problems in the registry: the evaluators (JIT or interpreter)
 // are built once per run, and the problem type erases nothing per tile but
 // one virtual call into them.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -78,7 +79,7 @@ Result run_expression_gpu(const run_config& cfg, const run_hooks& hooks, int& th
   const ga_options o = run_options(cfg, hooks);
   threads = 0;
   return with_gpu_problem<Real>(p, *module, [&](const auto& problem) {
-    return cuda_solve(problem, o, backend::cuda{}, hooks.resume, hooks.resume_source);
+    return cuda_solve(problem, o, backend::cuda{std::max(0, cfg.device)}, hooks.resume, hooks.resume_source);
   });
 }
 #endif

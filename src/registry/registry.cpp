@@ -44,10 +44,12 @@ const cuda_device_status& device_status() {
 }  // namespace
 std::string cuda_unavailable_reason() { return device_status().usable ? std::string() : device_status().reason; }
 std::string cuda_device_line() { return describe(device_status()); }
+int cuda_device_count() { return device_status().device_count; }
 #else
 bool cuda_built() { return false; }
 std::string cuda_unavailable_reason() { return "this build has no CUDA backend"; }
 std::string cuda_device_line() { return "none: no GPU backend in this build"; }
+int cuda_device_count() { return 0; }
 #endif
 
 backend_kind resolve_backend(backend_kind requested, std::string* notice) {
@@ -103,9 +105,6 @@ std::string checkpoint_problem_id(const run_config& cfg) {
 
 Result run(const run_config& cfg, const run_hooks& hooks, int* threads_used) {
   const problem_entry entry = entry_for(cfg);
-  if (cfg.ga.islands.count > 1 && (hooks.checkpoint.write || hooks.resume))  // located, unlike solve()'s
-    throw config_error(cfg.located("ga.islands.count") +
-                       "checkpoints (--checkpoint, --resume) are not supported yet with islands (count > 1)");
   run_config resolved = cfg;
   resolved.backend = resolve_backend(cfg);
   int threads = 0;

@@ -1,8 +1,9 @@
 // ga-run end to end with ga.islands (issue 18): --explain's island lines, the result JSON's islands, the
-// history CSV's island column, and checkpoints refused with a located error.
+// history CSV's island column, and a checkpointed island run resumed.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -81,12 +82,36 @@ TEST_CASE("ga-run --out lists the islands and --history adds an island column", 
   CHECK(slurp(dir / "o.csv").find("island") == std::string::npos);
 }
 
-TEST_CASE("ga-run: islands with --checkpoint is a located config error (exit 2)", "[ga-run][islands]") {
+TEST_CASE("ga-run: an island run checkpointed, then resumed further, ends as the longer run (JSON, CSV)",
+          "[ga-run][islands][checkpoint]") {
   scratch_dir dir;
-  const outcome r = ga_run(dir, "-q --set ga.islands.count=4 --checkpoint " + (dir / "c.bin").string());
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Catch::Contains("--set ga.islands.count=4: ga.islands.count: checkpoints (--checkpoint, --resume) "
-                                    "are not supported yet with islands (count > 1)"));
+  const std::string common = islands_config + " -q --backend tbb --threads 2 --set ga.population=400 ";
+  const auto path = [&](const char* name) { return (dir / name).string(); };
+  REQUIRE(ga_run(dir, common + "--set ga.generations=47 --out " + path("whole.json") + " --history " +
+                          path("whole.csv")).exit_code == 0);
+  REQUIRE(ga_run(dir, common + "--set ga.generations=23 --checkpoint " + path("c.bin") + " --checkpoint-every 10")
+              .exit_code == 0);
+  // --resume takes the config from the checkpoint; the limit given anew continues the finished run.
+  const outcome r = ga_run(dir, "--resume " + path("c.bin") + " -q --set ga.generations=47 --out " + path("r.json") +
+                                    " --history " + path("r.csv"));
+  REQUIRE(r.exit_code == 0);
+  auto a = nlohmann::json::parse(slurp(dir / "whole.json")), b = nlohmann::json::parse(slurp(dir / "r.json"));
+  a.erase("wall_time_s");
+  b.erase("wall_time_s");
+  CHECK(a == b);
+  REQUIRE(b["islands"].size() == 8);
+  const auto without_time = [](const std::string& csv) {  // the elapsed_s column (7th) blanked
+    std::string out, line;
+    std::istringstream in(csv);
+    while (std::getline(in, line)) {
+      std::size_t at = 0;
+      for (int c = 0; c < 6; ++c) at = line.find(',', at) + 1;
+      out += line.substr(0, at) + line.substr(line.find(',', at)) + "\n";
+    }
+    return out;
+  };
+  CHECK(without_time(slurp(dir / "whole.csv")) == without_time(slurp(dir / "r.csv")));
+  // A bad island setting is still a located error.
   const outcome bad = ga_run(dir, islands_config + " -q --set ga.islands.migration.topology=star");
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.err, Catch::Contains("ga.islands.migration.topology: expected one of (ring, random, fully-connected), "

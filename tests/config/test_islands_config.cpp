@@ -1,7 +1,9 @@
 // Tests of `ga.islands` in the YAML config (issue 18): every key and its default, heterogeneous variants read
-// over the run's settings, `ga.algorithm: auto` without restarts, and each mistake a located config_error.
+// over the run's settings, `ga.algorithm: auto` without restarts, each mistake a located config_error, and
+// checkpoints written and resumed through run().
 
 #include <catch2/catch.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -190,18 +192,32 @@ TEST_CASE("ga.islands: each mistake is a located error", "[config][islands][erro
         "evolution needs at least 4 individuals, got 3");
 }
 
-TEST_CASE("ga.islands: checkpoints are a located error", "[config][islands][errors]") {
-  const run_config c = parse_config(quadratic + "ga: {population: 100, islands: {count: 2}}\n", "run.yaml");
+TEST_CASE("ga.islands: run() writes checkpoints and resumes them (the registry's problem id included)",
+          "[config][islands][checkpoint]") {
+  run_config c = parse_config(quadratic + "ga: {population: 100, generations: 24, islands: {count: 2}}\n", "run.yaml");
+  const Result whole = run(c, run_hooks{});
   run_hooks hooks;
-  hooks.checkpoint.write = [](const std::string&) {};
-  try {
-    run(c, hooks);
-    FAIL("no error");
-  } catch (const config_error& e) {
-    CHECK(std::string(e.what()) ==
-          "run.yaml:2:40: ga.islands.count: checkpoints (--checkpoint, --resume) are not supported yet with islands "
-          "(count > 1)");
-  }
+  std::vector<std::string> written;
+  hooks.checkpoint.write = [&](const std::string& bytes) { written.push_back(bytes); };
+  hooks.checkpoint.every_generations = 10;
+  run(c, hooks);
+  REQUIRE(written.size() == 3);  // after generations 10 and 20, and the last at 24
+  std::istringstream in(written[1]);
+  run_hooks from;
+  from.resume = &in;
+  from.resume_source = "c.bin";
+  const Result resumed = run(c, from);
+  CHECK(resumed.objective == whole.objective);
+  CHECK(resumed.best_genes == whole.best_genes);
+  CHECK(resumed.history.size() == whole.history.size());
+  CHECK(resumed.islands.size() == 2);
+  // Another problem's parameters: refused, naming the problem.
+  run_config other = parse_config(
+      "problem: {builtin: classic/rastrigin, params: {dimension: 5}}\n"
+      "ga: {population: 100, generations: 24, islands: {count: 2}}\n", "run.yaml");
+  std::istringstream again(written[1]);
+  from.resume = &again;
+  CHECK_THROWS_WITH(run(other, from), Catch::Contains("c.bin: checkpoint is of another run"));
 }
 
 TEST_CASE("heterogeneous islands run their variant's settings", "[config][islands]") {

@@ -69,6 +69,7 @@ stop: {target: -1.5, stall_generations: 25, time_limit_s: 2.5}
 backend: tbb
 precision: float
 threads: 3
+device: 2
 output: {result: out/result.json, history: "out/history.csv"}
 )";
   const run_config c = parse_config(yaml, "full.yaml");
@@ -103,6 +104,7 @@ output: {result: out/result.json, history: "out/history.csv"}
   CHECK(c.backend == backend_kind::tbb);
   CHECK(c.precision == precision_kind::float32);
   CHECK(c.threads == 3);
+  CHECK(c.device == 2);
   CHECK(c.output.result == std::optional<std::string>("out/result.json"));
   CHECK(c.output.history == std::optional<std::string>("out/history.csv"));
 }
@@ -129,8 +131,18 @@ TEST_CASE("a minimal config takes the defaults", "[config]") {
   CHECK(c.backend == backend_kind::automatic);
   CHECK(c.precision == precision_kind::float64);
   CHECK(c.threads == 0);
+  CHECK(c.device == -1);  // auto
   CHECK_FALSE(c.output.result.has_value());
   CHECK_FALSE(c.output.history.has_value());
+}
+
+TEST_CASE("device: auto or a CUDA device ordinal, located when wrong", "[config][errors]") {
+  const std::string q = "problem: {builtin: seed/constrained-quadratic}\n";
+  CHECK(parse_config(q + "device: auto\n", "run.yaml").device == -1);
+  CHECK(parse_config(q + "device: 3\n", "run.yaml").device == 3);
+  CHECK(parse_config(q, "run.yaml", {"device=1"}).device == 1);
+  CHECK(error_of(q + "device: -1\n") == "run.yaml:2:9: device: expected auto or an integer in [0, 1023], got -1");
+  CHECK(error_of(q + "device: gpu1\n") == "run.yaml:2:9: device: expected auto or an integer in [0, 1023], got gpu1");
 }
 
 TEST_CASE("explicit nulls, empty sections and number spellings are accepted", "[config]") {
@@ -195,7 +207,7 @@ TEST_CASE("default_config_yaml parses", "[config]") {
 
 TEST_CASE("error: unknown top-level key", "[config][errors]") {
   CHECK(error_of(quadratic + "gaa: {}\n") ==
-        "run.yaml:2:1: gaa: unknown key, expected one of (problem, ga, stop, backend, precision, threads, output); "
+        "run.yaml:2:1: gaa: unknown key, expected one of (problem, ga, stop, backend, precision, threads, device, output); "
         "did you mean ga?");
 }
 
@@ -303,12 +315,12 @@ TEST_CASE("error: wrong types", "[config][errors]") {
         "run.yaml:2:18: output.result: expected a file path or null, got a list");
   CHECK(
       error_of("[1, 2]\n") ==
-      "run.yaml:1:1: expected a map of sections (problem, ga, stop, backend, precision, threads, output), got a list");
+      "run.yaml:1:1: expected a map of sections (problem, ga, stop, backend, precision, threads, device, output), got a list");
 }
 
 TEST_CASE("error: empty document", "[config][errors]") {
   const std::string expected =
-      "run.yaml:1:1: expected a map of sections (problem, ga, stop, backend, precision, threads, output), got an empty "
+      "run.yaml:1:1: expected a map of sections (problem, ga, stop, backend, precision, threads, device, output), got an empty "
       "document";
   CHECK(error_of("") == expected);
   CHECK(error_of("# nothing but a comment\n") == expected);

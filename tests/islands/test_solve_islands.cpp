@@ -282,7 +282,7 @@ TEST_CASE("solve: the archipelago's rows combine the islands' rows", "[islands]"
   CHECK(same_bits(r.violation, best->violation));
 }
 
-TEST_CASE("validate_islands: count, every, size, restarts and checkpoints are config errors naming the field",
+TEST_CASE("validate_islands: count, every, size and restarts are config errors naming the field",
           "[islands]") {
   using Catch::Contains;
   ga_options o = archipelago(100, 5, 4, 5, 2);
@@ -303,9 +303,6 @@ TEST_CASE("validate_islands: count, every, size, restarts and checkpoints are co
   bad = o;
   bad.restarts.stall_generations = 5;
   CHECK_THAT(config_error_of(bad), Contains("ga.restarts") && Contains("ga.islands"));
-  bad = o;
-  bad.checkpoint.write = [](const std::string&) {};
-  CHECK_THAT(config_error_of(bad), Contains("checkpoints") && Contains("island"));
   // An island's own error names the island.
   bad = o;
   ga_options v;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ga-run under mpirun (apps/ga_run.cpp): R > 1 ranks without enough islands is a config error on every rank
 # (exit 2 from mpirun), and an island config gives over 2 and 4 ranks the result and history of the run
-# without mpirun, bitwise (wall-clock fields aside), written by rank 0; one rank failing alone after the start
-# ends the job (no hang).
+# without mpirun, bitwise (wall-clock fields aside), written by rank 0, also when resumed from a checkpoint
+# written over another rank count; one rank failing alone after the start ends the job (no hang).
 # Usage: ga_run_mpirun.sh GA_RUN MPIEXEC WORK_DIR. Exit 77 (CTest: skipped) while ga.islands does not parse.
 set -u
 ga_run=$1 mpiexec=$2 dir=$3
@@ -43,9 +43,9 @@ if ! "$ga_run" islands.yaml --explain >/dev/null 2>explain.err; then
   fail "ga-run --explain islands.yaml: $(cat explain.err)"
 fi
 "$ga_run" islands.yaml --quiet --out local.json --history local.csv || fail "ga-run without mpirun"
-for R in 2 4; do
-  "${mpi[@]}" -np "$R" "$ga_run" islands.yaml --quiet --out "r$R.json" --history "r$R.csv" || fail "mpirun -np $R: exit $?"
-  python3 - local.json "r$R.json" local.csv "r$R.csv" <<'PY' || fail "mpirun -np $R: results differ from the run without mpirun"
+# Whether result $1 and history $2 are those of the run without mpirun (wall-clock fields aside).
+same_as_local() {
+  python3 - local.json "$1" local.csv "$2" <<'PY'
 import csv, json, sys
 def strip(v):  # wall-clock fields differ run to run
     if isinstance(v, dict): return {k: strip(x) for k, x in v.items() if k not in ("wall_time_s", "elapsed_s", "threads", "rank")}
@@ -56,8 +56,22 @@ if a != b: sys.exit(f"result JSON differs: {a} != {b}")
 rows = [[{k: x for k, x in r.items() if k != "elapsed_s"} for r in csv.DictReader(open(p))] for p in sys.argv[3:5]]
 if rows[0] != rows[1]: sys.exit("history CSV differs")
 PY
+}
+for R in 2 4; do
+  "${mpi[@]}" -np "$R" "$ga_run" islands.yaml --quiet --out "r$R.json" --history "r$R.csv" || fail "mpirun -np $R: exit $?"
+  same_as_local "r$R.json" "r$R.csv" || fail "mpirun -np $R: results differ from the run without mpirun"
   echo "ok   mpirun -np $R: result and history equal to the run without mpirun"
 done
+
+# A checkpoint written by 2 ranks (the run ended at generation 15) resumes over 4 ranks, and without mpirun,
+# to the 30 generations of the run without mpirun: its result and history.
+"${mpi[@]}" -np 2 "$ga_run" islands.yaml --quiet --set ga.generations=15 --checkpoint ck2.bin || fail "checkpoint over 2 ranks"
+"${mpi[@]}" -np 4 "$ga_run" --resume ck2.bin --quiet --set ga.generations=30 --out res4.json --history res4.csv ||
+  fail "resume over 4 ranks: exit $?"
+same_as_local res4.json res4.csv || fail "written over 2 ranks, resumed over 4: results differ from the run without mpirun"
+"$ga_run" --resume ck2.bin --quiet --set ga.generations=30 --out res1.json --history res1.csv || fail "resume without mpirun"
+same_as_local res1.json res1.csv || fail "written over 2 ranks, resumed without mpirun: results differ"
+echo "ok   a checkpoint written over 2 ranks resumes over 4 ranks and without mpirun to the same result and history"
 
 # One rank fails after the ranks agreed to start (here its JIT compiler is missing: rank 1 only, MPMD syntax,
 # its own JIT cache so it cannot load rank 0's): the others wait for it in the islands' first gather, so after

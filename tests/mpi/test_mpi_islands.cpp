@@ -5,6 +5,7 @@
 //   test_mpi_islands transport    all_gather / exchange with uneven payloads, against hand-computed bytes
 //   test_mpi_islands determinism  Result over R ranks == one-process solve (local_transport), bitwise
 //   test_mpi_islands failure      a problem throwing on island 1 ends the run on every rank, naming it
+//   test_mpi_islands checkpoint   a checkpoint written over R ranks resumes over 1, 2 and R ranks, bitwise
 #include <mpi.h>
 
 #include <cstdint>
@@ -56,9 +57,9 @@ std::string rows_diff(const std::vector<generation_stats>& a, const std::vector<
   return "";
 }
 
-/// The first difference between an MPI run's Result and the one-process one (wall-clock fields and the
-/// islands' owner ranks aside), or "".
-std::string result_diff(const Result& a, const Result& b) {
+/// The first difference between an MPI run's Result over `ranks` ranks and the one-process one (wall-clock
+/// fields aside; the islands' owner ranks checked against `ranks`), or "".
+std::string result_diff(const Result& a, const Result& b, int ranks = g_ranks) {
   if (a.generations != b.generations) return "generations";
   if (a.evaluations != b.evaluations) return "evaluations";
   if (a.reason != b.reason) return "stop reason";
@@ -78,7 +79,7 @@ std::string result_diff(const Result& a, const Result& b) {
     if (!same_bits(x.objective, y.objective) || !same_bits(x.violation, y.violation)) return at + "best";
     if (x.feasible != y.feasible || x.evaluations != y.evaluations) return at + "feasible or evaluations";
     if (x.immigrants != y.immigrants) return at + "immigrants";
-    if (x.rank != islands::owner_rank(static_cast<int>(a.islands.size()), g_ranks, static_cast<int>(i)))
+    if (x.rank != islands::owner_rank(static_cast<int>(a.islands.size()), ranks, static_cast<int>(i)))
       return at + "owner rank";
     if (std::string d = rows_diff(x.history, y.history, at + "history"); !d.empty()) return d;
   }
@@ -313,6 +314,57 @@ void failure() {
   });
 }
 
+// --- checkpoints across rank counts -------------------------------------------------------------------------
+
+void checkpoints() {
+  ga_options o;  // heterogeneous: GA islands, and SHADE under the ε-constrained method (its state too)
+  o.population = 203;
+  o.generations = 36;
+  o.seed = 11;
+  o.islands.count = 4;
+  o.islands.migration.every = 5;
+  o.islands.migration.size = 2;
+  o.islands.migration.topology = migration_topology::random;
+  ga_options ga = o, de = o;
+  de.algorithm = algorithm_kind::de;
+  de.constraints.rule = constraint_rule::epsilon;
+  o.islands.variants = {ga, de};
+  const problems::ConstrainedQuadratic<double> p;
+  const Result one = solve(p, o, backend::serial{});
+  std::vector<std::string> written;
+  check("checkpoints over R ranks: rank 0 alone writes them, the run unchanged", [&]() -> std::string {
+    ga_options w = o;
+    w.checkpoint.write = [&](const std::string& bytes) { written.push_back(bytes); };
+    w.checkpoint.every_generations = 10;
+    if (std::string d = result_diff(solve_mpi(p, w, backend::tbb{2}, MPI_COMM_WORLD), one); !d.empty()) return d;
+    const std::size_t expected = g_rank == 0 ? 4 : 0;  // after generations 10, 20, 30, and the last at 36
+    if (written.size() != expected)
+      return std::to_string(written.size()) + " checkpoints written, expected " + std::to_string(expected);
+    return "";
+  });
+  // Rank 0's checkpoint after generation 20, to every rank (as a shared file system would).
+  std::string bytes = written.size() == 4 ? written[1] : std::string();
+  unsigned long long size = bytes.size();
+  MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  bytes.resize(size);
+  MPI_Bcast(bytes.data(), static_cast<int>(size), MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::vector<int> sizes = {1};  // 1, 2 and R ranks, each once
+  if (g_ranks >= 2) sizes.push_back(2);
+  if (g_ranks > 2) sizes.push_back(g_ranks);
+  for (int ranks : sizes) {
+    MPI_Comm sub;
+    MPI_Comm_split(MPI_COMM_WORLD, g_rank < ranks ? 0 : MPI_UNDEFINED, g_rank, &sub);
+    if (sub == MPI_COMM_NULL) continue;
+    check("written over " + std::to_string(g_ranks) + ", resumed over " + std::to_string(ranks) +
+              " rank(s): the uninterrupted run",
+          [&]() -> std::string {
+            std::istringstream in(bytes);
+            return result_diff(solve_mpi(p, o, backend::serial{}, sub, in, "rank 0's checkpoint"), one, ranks);
+          });
+    MPI_Comm_free(&sub);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -328,8 +380,10 @@ int main(int argc, char** argv) {
     determinism();
   } else if (mode == "failure") {
     failure();
+  } else if (mode == "checkpoint") {
+    checkpoints();
   } else {
-    if (g_rank == 0) std::fprintf(stderr, "usage: test_mpi_islands transport|determinism|failure\n");
+    if (g_rank == 0) std::fprintf(stderr, "usage: test_mpi_islands transport|determinism|failure|checkpoint\n");
     ++g_failures;
   }
   int failures = 0;

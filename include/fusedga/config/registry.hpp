@@ -111,6 +111,9 @@ bool cuda_built();
 /// driver is installed ...", ...). Probes once per process.
 std::string cuda_unavailable_reason();
 
+/// How many GPUs the CUDA runtime sees (0 without a usable driver, or in a build without CUDA). Probes once.
+int cuda_device_count();
+
 /// One line describing the GPU the cuda backend runs on (name, compute capability, memory, driver), or "none: reason".
 std::string cuda_device_line();
 

@@ -92,6 +92,9 @@ struct run_config {
   backend_kind backend = backend_kind::automatic;
   precision_kind precision = precision_kind::float64;
   int threads = 0;                     ///< 0 = all cores
+  /// The GPU of backend cuda (a CUDA device ordinal, >= 0); -1 = auto: device 0, and under mpirun the rank's
+  /// node-local rank modulo the node's GPU count (ga-run), so each rank of a node runs on its own GPU.
+  int device = -1;
   output_config output;
   /// Where a key's value came from, as message prefixes: key path -> "file:line:col: " or "--set TEXT: ". Filled
   /// for the keys checked after parsing ("backend", "problem.engine", "ga.islands.count"), so those errors are

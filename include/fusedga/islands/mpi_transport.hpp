@@ -13,6 +13,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <istream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -223,6 +224,22 @@ Result solve_mpi(const Problem& problem, const ga_options& options, const Backen
   islands::validate_islands(options);  // before the transport: a bad count is a config_error, not invalid_argument
   islands::mpi_transport transport(comm, options.islands.count);
   return islands::solve_islands(problem, options, backend, transport);
+}
+
+/**
+ * Resumes over the ranks of `comm` the island-model run whose checkpoint every rank reads from `checkpoint`
+ * (written by a run of solve_mpi or solve with `options.checkpoint`, over any rank count) and continues it to
+ * its end: bitwise the result of the run uninterrupted (wall-clock fields aside). Collective over `comm`.
+ * @throws checkpoint_error (a config_error) on every rank when the stream is not a checkpoint of this run;
+ *         everything solve_mpi throws.
+ */
+template <class Problem, class Backend>
+Result solve_mpi(const Problem& problem, const ga_options& options, const Backend& backend, MPI_Comm comm,
+                 std::istream& checkpoint, const std::string& source = "checkpoint") {
+  islands::validate_islands(options);
+  detail::checkpoint_reader resume(checkpoint, source);
+  islands::mpi_transport transport(comm, options.islands.count);
+  return islands::solve_islands(problem, options, backend, transport, {}, &resume);
 }
 
 }  // namespace fusedga

@@ -23,6 +23,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -31,71 +32,18 @@
 #include "fusedga/core/error.hpp"
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/core/rank_key.hpp"
+#include "fusedga/engine/checkpoint.hpp"
 #include "fusedga/engine/engine.hpp"
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/options.hpp"
 #include "fusedga/engine/result.hpp"
 #include "fusedga/engine/target.hpp"
+#include "fusedga/islands/island_checkpoint.hpp"
+#include "fusedga/islands/island_options.hpp"
 #include "fusedga/islands/migration.hpp"
 #include "fusedga/islands/transport.hpp"
 
 namespace fusedga::islands {
-
-/**
- * Island i's options: the run's, with island i's population (island_population), seed (island_seed) and,
- * when `islands.variants` is non-empty, the search settings of variants[i mod size]. Its stopping rules,
- * restarts, callbacks and checkpoints are cleared: the island model applies the run's own.
- */
-inline ga_options island_options_for(const ga_options& o, int i) {
-  ga_options r = o;
-  if (!o.islands.variants.empty()) {
-    const ga_options& v = o.islands.variants[static_cast<std::size_t>(i) % o.islands.variants.size()];
-    r.algorithm = v.algorithm;
-    r.selection = v.selection;
-    r.crossover = v.crossover;
-    r.mutation = v.mutation;
-    r.elitism = v.elitism;
-    r.survival = v.survival;
-    r.de = v.de;
-    r.constraints = v.constraints;
-  }
-  r.population = island_population(o.population, o.islands.count, i);
-  r.seed = island_seed(o.seed, i);
-  r.islands = island_options{};
-  r.restarts = restart_options{};
-  r.stop = stop_options{};
-  r.on_generation = nullptr;
-  r.interrupt = nullptr;
-  r.checkpoint = checkpoint_options{};
-  return r;
-}
-
-/**
- * Checks the island settings that no single island's engine checks.
- * @throws config_error naming the `ga.islands` field: count outside [1, population / 2] (every island needs 2
- *         individuals), migration.every < 1, migration.size < 1 or not below the smallest island's population,
- *         restarts or checkpoints requested together with islands (not supported).
- */
-inline void validate_islands(const ga_options& o) {
-  const island_options& is = o.islands;
-  if (is.count < 1 || static_cast<std::size_t>(is.count) > o.population / 2)
-    throw config_error("ga.islands.count: expected an integer in [1, " + std::to_string(o.population / 2) +
-                       "] (population / 2: every island needs 2 individuals), got " + std::to_string(is.count));
-  if (is.count == 1) return;
-  if (is.migration.every < 1)
-    throw config_error("ga.islands.migration.every: expected an integer >= 1 (generations between migrations), got " +
-                       std::to_string(is.migration.every));
-  const std::size_t smallest = island_population(o.population, is.count, is.count - 1);
-  if (is.migration.size < 1 || is.migration.size >= smallest)
-    throw config_error("ga.islands.migration.size: expected an integer in [1, " + std::to_string(smallest - 1) +
-                       "] (below the smallest island's population, " + std::to_string(smallest) + "), got " +
-                       std::to_string(is.migration.size));
-  if (o.restarts.stall_generations)
-    throw config_error("ga.restarts: not supported together with ga.islands (count > 1); migration is the island "
-                       "model's way to keep diversity — remove one of them");
-  if (o.checkpoint.write)
-    throw config_error("checkpoints: not supported yet for island-model runs (ga.islands with count > 1)");
-}
 
 namespace detail {
 
@@ -166,19 +114,33 @@ using island_runner = std::function<void(std::size_t n, const std::function<void
  * generations through it, each island's engine on `backend` (the serial one, so one thread per island); the
  * result is the same bitwise, as every backend's engine gives the same generations.
  *
+ * Checkpoints (`options.checkpoint`, island_checkpoint.hpp): due ones are written at the end of an epoch, after its
+ * migration, and the last when the run ends; the decision is taken from the epoch's gathered records, so every
+ * rank takes it alike. Every rank saves its islands' engines and all-gathers them (each rank holds the whole
+ * archipelago's state for a moment); rank 0 alone calls `checkpoint.write`, which every rank must set alike. With
+ * `resume` (its reader past nothing yet), the run continues from that checkpoint, written by any rank count,
+ * bitwise as it would have gone on uninterrupted.
+ *
  * @throws config_error as validate_islands, and an island's own config_error prefixed with "island i: ".
+ * @throws checkpoint_error (a config_error) when `resume` is not a checkpoint of this run (naming what differs),
+ *         or checkpoints are asked of a backend whose engine cannot save its state.
+ * An exception from `checkpoint.write` on rank 0 ends the run on every rank at the next epoch's gather; from the
+ * last checkpoint, it propagates on rank 0.
  * Any exception on one rank (an island's problem throwing, memory) ends the run on every rank at the end of
  * that epoch: a config_error stays one, anything else becomes std::runtime_error, its message prefixed
  * with the rank and island.
  */
 template <class Problem, class Backend, class Transport>
 Result solve_islands(const Problem& problem, const ga_options& options, const Backend& backend, Transport& transport,
-                     const island_runner& side_by_side = {}) {
+                     const island_runner& side_by_side = {}, ::fusedga::detail::checkpoint_reader* resume = nullptr) {
   using fitness = fitness_t<Problem>;
   using gene = gene_t<Problem>;
   using engine_type = engine<Problem, Backend>;
   const auto start = std::chrono::steady_clock::now();
-  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  double elapsed0 = 0;  // run time before a resume
+  const auto elapsed = [&] {
+    return elapsed0 + std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   validate_islands(options);
   const int I = options.islands.count, R = transport.ranks(), me = transport.rank();
   if (I < R)
@@ -214,9 +176,27 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     if (affordable < limit) limit = affordable, budget_limited = true;
   }
 
+  // Checkpoints: the header every rank checks a resume against, and the state they resume from.
+  const checkpoint_options& ck = options.checkpoint;
+  ::fusedga::detail::checkpoint_header header;
+  archipelago_state resumed;
+  if (ck.write || resume) {
+    if constexpr (!::fusedga::detail::has_state_io<typename engine_type::executor_type>::value)
+      throw checkpoint_error("checkpoints: this backend cannot save an island's state yet");
+    header = ::fusedga::detail::make_checkpoint_header<Problem, gene, fitness>(problem, problem.bounds(), options);
+    header.lines += island_trajectory_text(options);
+  }
+  if (resume) {
+    ::fusedga::detail::check_same_run(*resume, ::fusedga::detail::read_header(*resume).lines, header.lines);
+    resumed = read_archipelago(*resume, I);
+    elapsed0 = resumed.elapsed_s;
+  }
+  // A resumed run keeps the limit its engines were built with (it sets the ε schedule); the loop obeys today's.
+  const int engine_generations = resume ? resumed.engine_generations : static_cast<int>(limit);
+
   const std::size_t L = static_cast<std::size_t>(last - first);
   std::vector<std::unique_ptr<engine_type>> eng(L);
-  std::vector<std::size_t> rows_sent(L, 0);
+  std::vector<std::vector<generation_stats>> rows(L);  // each local island's rows since the last gather
   std::vector<std::uint64_t> accepted(L, 0);
   detail::rank_failure failure;
   // Keeps local island k's exception for the next gather (one that is no std::exception propagates).
@@ -257,10 +237,21 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
       if (thrown[k]) keep(k, thrown[k]);
   };
   each_island_apart([&](int k) {
-    ga_options o = io[static_cast<std::size_t>(first + k)];
-    o.generations = static_cast<int>(limit);
+    const std::size_t i = static_cast<std::size_t>(first + k);
+    ga_options o = io[i];
+    o.generations = engine_generations;
     auto e = std::make_unique<engine_type>(problem, o, backend);
-    e->initialize();
+    if (resume) {
+      const std::vector<char>& bytes = resumed.engine_states[i];
+      std::istringstream in(std::string(bytes.begin(), bytes.end()), std::ios::binary);
+      ::fusedga::detail::checkpoint_reader state(in, resume->source() + " (island " + std::to_string(i) + ")");
+      e->load(state);
+      if (!state.at_end()) state.fail("has records after the engine's state (another format version?)");
+      accepted[static_cast<std::size_t>(k)] = resumed.immigrants[i];
+    } else {
+      e->initialize();
+      rows[static_cast<std::size_t>(k)].push_back(e->stats());
+    }
     eng[static_cast<std::size_t>(k)] = std::move(e);
   });
 
@@ -272,10 +263,13 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     r.islands[i].island = i;
     r.islands[i].rank = owner_rank(I, R, i);
     r.islands[i].population = io[i].population;
+    if (resume) r.islands[i].history = std::move(resumed.island_history[i]);
   }
+  if (resume) r.history = std::move(resumed.history);
   std::vector<detail::island_record> latest(static_cast<std::size_t>(I));
-  long long g = 0;
+  long long g = resume ? resumed.generation : 0;
   std::uint64_t evaluations = 0;
+  double run_clock = 0;  // the slowest rank's elapsed time at the last gather: the same on every rank
 
   // The epoch's collective: every rank's failure, interrupt, time and islands to every rank.
   const auto gather = [&] {
@@ -289,7 +283,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     if (!failure.failed) {
       for (int k = 0; k < last - first; ++k) {
         const engine_type& e = *eng[static_cast<std::size_t>(k)];
-        const auto& h = e.history();
+        std::vector<generation_stats>& h = rows[static_cast<std::size_t>(k)];
         w.put(first + k);
         w.put(e.evaluations());
         w.put(e.not_a_number());
@@ -297,10 +291,9 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
         w.put(e.generation() - e.stalled_generations());
         w.put(static_cast<double>(e.best_objective()));
         w.put(static_cast<double>(e.best_violation()));
-        const std::size_t n_rows = h.size() - rows_sent[k];
-        w.put(static_cast<std::uint64_t>(n_rows));
-        w.put_n(h.data() + rows_sent[k], n_rows);
-        rows_sent[k] = h.size();
+        w.put(static_cast<std::uint64_t>(h.size()));
+        w.put_n(h.data(), h.size());
+        h.clear();
         const std::vector<gene>& b = e.best_genes();
         for (std::size_t j = 0; j < d; ++j) w.put(static_cast<double>(b[j]));
       }
@@ -339,6 +332,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
         if (rec.island != i) throw std::runtime_error("islands: rank " + std::to_string(q) + " sent another island");
       }
     }
+    run_clock = slowest;
     // The archipelago's rows of the generations this epoch ran, combined in island order.
     const std::size_t new_rows = latest[0].rows.size();
     evaluations = 0;
@@ -439,8 +433,87 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     });
   };
 
+  // A checkpoint at the end of epoch `epoch` (collective): every rank's engine states to every rank, then rank 0
+  // writes. A rank that cannot save says so in its part, and every rank throws the same error.
+  double last_checkpoint_s = elapsed0;
+  long long last_checkpoint_g = g;
+  const auto write_checkpoint = [&](std::uint32_t epoch, bool migrated, bool last_one) {
+    detail::byte_writer w;
+    std::string error;
+    std::vector<std::string> states(L);
+    try {
+      for (std::size_t k = 0; k < L; ++k) {
+        std::ostringstream out(std::ios::binary);
+        ::fusedga::detail::checkpoint_writer cw(out);
+        eng[k]->save(cw);
+        cw.finish();
+        states[k] = out.str();
+      }
+    } catch (const std::exception& x) {
+      error = std::string("checkpoint: ") + x.what();
+    }
+    w.put(static_cast<std::uint64_t>(error.size()));
+    w.put_n(error.data(), error.size());
+    for (std::size_t k = 0; k < L; ++k) {
+      const std::string& b = states[k];
+      w.put(accepted[k]);
+      w.put(static_cast<std::uint64_t>(b.size()));
+      w.put_n(b.data(), b.size());
+    }
+    const std::vector<std::vector<std::byte>> all = transport.all_gather(w.bytes);
+    archipelago_state st;
+    st.immigrants.resize(static_cast<std::size_t>(I));
+    st.engine_states.resize(static_cast<std::size_t>(I));
+    for (int q = 0; q < R; ++q) {
+      detail::byte_reader in{all[static_cast<std::size_t>(q)]};
+      std::string what(in.get<std::uint64_t>(), '\0');
+      in.get_n(what.data(), what.size());
+      if (!what.empty()) throw std::runtime_error((R > 1 ? "rank " + std::to_string(q) + ": " : std::string()) + what);
+      int f2, l2;
+      rank_islands(I, R, q, f2, l2);
+      for (int i = f2; i < l2; ++i) {
+        st.immigrants[static_cast<std::size_t>(i)] = in.get<std::uint64_t>();
+        std::vector<char>& b = st.engine_states[static_cast<std::size_t>(i)];
+        b.resize(in.get<std::uint64_t>());
+        in.get_n(b.data(), b.size());
+      }
+    }
+    last_checkpoint_s = run_clock;
+    last_checkpoint_g = g;
+    if (me != 0) return;
+    st.generation = g;
+    st.epoch = epoch;
+    st.migrated = migrated;
+    st.engine_generations = engine_generations;
+    st.elapsed_s = elapsed();
+    for (int i = 0; i < I; ++i) st.island_history.push_back(r.islands[static_cast<std::size_t>(i)].history);
+    st.history = r.history;
+    std::ostringstream out(std::ios::binary);
+    ::fusedga::detail::checkpoint_writer cw(out);
+    ::fusedga::detail::write_header(cw, header);
+    write_archipelago(cw, st);
+    cw.finish();
+    if (last_one) return ck.write(out.str());
+    try {  // the other ranks learn of it at the next gather
+      ck.write(out.str());
+    } catch (const config_error& x) {
+      failure = {true, true, std::string("checkpoint: ") + x.what()};
+    } catch (const std::exception& x) {
+      failure = {true, false, std::string("checkpoint: ") + x.what()};
+    }
+  };
+  const auto checkpoint_due = [&] {
+    return ck.write && ((ck.every_generations > 0 && g / ck.every_generations != last_checkpoint_g / ck.every_generations) ||
+                        (ck.every_seconds > 0 && run_clock - last_checkpoint_s >= ck.every_seconds));
+  };
+
+  // A resumed run first does the migration its checkpoint was written before, if any (the last checkpoint is).
+  std::uint32_t epoch = resume ? resumed.epoch : 0;
+  bool migrated = resume ? resumed.migrated : true;  // true: no migration pending
+  if (resume && !migrated && g < limit) send_migrants(epoch);
   bool stopped = gather();
-  for (std::uint32_t epoch = 1; !stopped && g < limit; ++epoch) {
+  if (resume && !migrated && !stopped && g < limit) receive_migrants(), migrated = true;
+  while (!stopped && g < limit) {
     long long steps = std::min<long long>(M, limit - g);
     if (options.stop.evaluations) {  // gradient repair's evaluations are known only afterwards: cut here
       const std::uint64_t left = *options.stop.evaluations - std::min(evaluations, *options.stop.evaluations);
@@ -451,14 +524,24 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
         break;
       }
     }
+    ++epoch;
     each_island_apart([&](int k) {
-      for (long long s = 0; s < steps; ++s) eng[static_cast<std::size_t>(k)]->step();
+      for (long long s = 0; s < steps; ++s) {
+        eng[static_cast<std::size_t>(k)]->step();
+        rows[static_cast<std::size_t>(k)].push_back(eng[static_cast<std::size_t>(k)]->stats());
+      }
     });
     g += steps;
     if (g < limit) send_migrants(epoch);
     stopped = gather();
-    if (!stopped && g < limit) receive_migrants();
+    migrated = false;
+    if (!stopped && g < limit) {
+      receive_migrants();
+      migrated = true;
+      if (checkpoint_due()) write_checkpoint(epoch, true, false);
+    }
   }
+  if (ck.write) write_checkpoint(epoch, migrated, true);  // the last state: resumable with a higher limit
   if (!stopped && g >= limit) r.reason = budget_limited ? stop_reason::evaluations : stop_reason::generations;
   for (int i = 0; i < I; ++i) {
     island_result& x = r.islands[i];

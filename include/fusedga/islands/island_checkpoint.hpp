@@ -1,0 +1,106 @@
+#pragma once
+/// @file island_checkpoint.hpp
+/// An island-model run's checkpoint (docs/checkpoints.md, "Island-model runs"): the checkpoint format of
+/// checkpoint_stream.hpp, its header lines extended by island_trajectory_text, then
+///   islands.count, islands.generation, islands.epoch, islands.migrated, islands.engine_generations,
+///   islands.elapsed_s, islands.immigrants (one per island), the archipelago's history (run.history.*), each
+///   island's history (island.history.*, island by island) and each island's engine state (islands.state, island
+///   by island: the whole checkpoint stream engine::save writes, so that a rank reads its own islands only).
+/// It holds every island, whichever rank ran it, and no rank count: a checkpoint written by R ranks resumes on
+/// any R' ranks (R' <= the island count). Not thread-safe (one writer or reader per stream).
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fusedga/engine/checkpoint.hpp"
+#include "fusedga/engine/generation_stats.hpp"
+#include "fusedga/engine/options.hpp"
+#include "fusedga/islands/island_options.hpp"
+
+namespace fusedga::islands {
+
+/// The run state of an island-model run at the end of an epoch, besides what each island's engine saves.
+struct archipelago_state {
+  long long generation = 0;          ///< generations run by every island
+  std::uint32_t epoch = 0;           ///< epochs completed (the random topology draws by epoch)
+  bool migrated = false;             ///< whether the migration after that epoch was done
+  int engine_generations = 0;        ///< the generation limit the engines were built with (it sets the ε schedule)
+  double elapsed_s = 0;              ///< wall time of the run so far
+  std::vector<std::uint64_t> immigrants;          ///< per island: immigrants accepted so far
+  std::vector<generation_stats> history;          ///< the archipelago's rows so far
+  std::vector<std::vector<generation_stats>> island_history;  ///< per island: its rows so far
+  std::vector<std::vector<char>> engine_states;   ///< per island: its engine's checkpoint stream (engine::save)
+};
+
+/**
+ * The header lines an island-model run adds to trajectory_options_text: island count, migration, and for
+ * heterogeneous islands each variant's trajectory lines, prefixed "island j: " (island j runs variant j). The
+ * rank count is not among them: it does not shape the trajectory.
+ */
+inline std::string island_trajectory_text(const ga_options& o) {
+  const migration_options& m = o.islands.migration;
+  std::string s = "ga.islands.count = " + std::to_string(o.islands.count) + "\n";
+  s += "ga.islands.migration.every = " + std::to_string(m.every) + "\n";
+  s += "ga.islands.migration.size = " + std::to_string(m.size) + "\n";
+  s += std::string("ga.islands.migration.topology = ") + to_string(m.topology) + "\n";
+  s += std::string("ga.islands.migration.policy = ") + to_string(m.policy) + "\n";
+  for (std::size_t j = 0; j < o.islands.variants.size(); ++j) {
+    const std::string lines = trajectory_options_text(island_options_for(o, static_cast<int>(j)));
+    for (std::size_t at = 0; at < lines.size();) {
+      const std::size_t nl = lines.find('\n', at);
+      s += "island " + std::to_string(j) + ": " + lines.substr(at, nl - at) + "\n";
+      at = nl + 1;
+    }
+  }
+  return s;
+}
+
+/// Writes `s` (after the header records, detail::write_header).
+inline void write_archipelago(detail::checkpoint_writer& w, const archipelago_state& s) {
+  w.value("islands.count", static_cast<std::int32_t>(s.immigrants.size()));
+  w.value("islands.generation", static_cast<std::int64_t>(s.generation));
+  w.value("islands.epoch", s.epoch);
+  w.value("islands.migrated", static_cast<std::uint8_t>(s.migrated));
+  w.value("islands.engine_generations", static_cast<std::int32_t>(s.engine_generations));
+  w.value("islands.elapsed_s", s.elapsed_s);
+  w.vector("islands.immigrants", s.immigrants);
+  detail::write_history(w, "run.history", s.history);
+  for (const auto& h : s.island_history) detail::write_history(w, "island.history", h);
+  for (const auto& e : s.engine_states) w.vector("islands.state", e);
+}
+
+/**
+ * Reads what write_archipelago wrote, for a run of `count` islands.
+ * @throws checkpoint_error (via `in.fail`) when the checkpoint holds another island count, or counters and
+ *         histories that do not fit together.
+ */
+inline archipelago_state read_archipelago(detail::checkpoint_reader& in, int count) {
+  const auto stored = in.value<std::int32_t>("islands.count");
+  if (stored != count)
+    in.fail("holds " + std::to_string(stored) + " islands where this run has " + std::to_string(count));
+  archipelago_state s;
+  s.generation = in.value<std::int64_t>("islands.generation");
+  s.epoch = in.value<std::uint32_t>("islands.epoch");
+  s.migrated = in.value<std::uint8_t>("islands.migrated") != 0;
+  s.engine_generations = in.value<std::int32_t>("islands.engine_generations");
+  s.elapsed_s = in.value<double>("islands.elapsed_s");
+  s.immigrants.resize(static_cast<std::size_t>(count));
+  in.array("islands.immigrants", s.immigrants.data(), s.immigrants.size());
+  s.history = detail::read_history(in, "run.history");
+  const std::size_t rows = static_cast<std::size_t>(s.generation) + 1;
+  if (s.generation < 0 || s.engine_generations < 0 || s.history.size() != rows)
+    in.fail("has island-model counters that do not fit together");
+  s.island_history.resize(static_cast<std::size_t>(count));
+  for (auto& h : s.island_history) {
+    h = detail::read_history(in, "island.history");
+    if (h.size() != rows) in.fail("has an island history that does not fit its generation count");
+  }
+  s.engine_states.resize(static_cast<std::size_t>(count));
+  for (auto& e : s.engine_states) e = in.vector<char>("islands.state");
+  if (!in.at_end()) in.fail("has records after the island states (another format version?)");
+  return s;
+}
+
+}  // namespace fusedga::islands
