@@ -9,10 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <optional>
 #include <string>
@@ -36,6 +33,7 @@
 #include "fusedga/operators/catalog.hpp"
 #include "fusedga/operators/operator_text.hpp"
 #include "io/atomic_file.hpp"
+#include "io/read_file.hpp"
 #if defined(FUSEDGA_HAS_MPI)
 #include <mpi.h>
 
@@ -117,18 +115,6 @@ int env_int(const char* name, int fallback) {
   char* end = nullptr;
   const long n = std::strtol(v, &end, 10);
   return *end == '\0' && n > 0 && n < (1 << 30) ? static_cast<int>(n) : fallback;
-}
-
-/// The whole of a file (a checkpoint), or a config_error naming it.
-std::string read_whole_file(const std::string& path, const char* what) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw fusedga::config_error(path + ": cannot read " + what + ": is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw fusedga::config_error(path + ": cannot read " + what + ": " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw fusedga::config_error(path + ": cannot read " + what + ": " + std::strerror(errno));
-  return text.str();
 }
 
 /// What ga-run keeps in a checkpoint's metadata to resume a run from the checkpoint alone: the config as
@@ -366,7 +352,7 @@ int run(int argc, char** argv, mpi_world& world) {
   std::string resume_bytes;
   resume_metadata meta;
   if (!resume_path.empty()) {
-    resume_bytes = read_whole_file(resume_path, "checkpoint");
+    resume_bytes = fusedga::read_whole_file(resume_path, "checkpoint");
     std::istringstream in(resume_bytes);
     const resume_metadata stored = resume_metadata::parse(fusedga::read_checkpoint_header(in, resume_path).metadata,
                                                           resume_path);

@@ -210,8 +210,8 @@ class BatchProblem:
         return parse(plan, lambda text, source, overrides: _core.parse_batch_config(self._spec, text, source,
                                                                                      overrides))
 
-    def _run(self, config: Any, hook: Any) -> Any:
-        return _core.run_batch(self._spec, config, hook)
+    def _run(self, config: Any, hook: Any, **checkpoints: Any) -> Any:
+        return _core.run_batch(self._spec, config, hook, **checkpoints)
 
     @property
     def dimension(self) -> int:

@@ -63,8 +63,11 @@ def problems() -> List[Dict[str, Any]]:
 
 def built_backends() -> List[str]: ...
 def cuda_unavailable_reason() -> str: ...
-def run(config: RunConfig, callback: Optional[Callable[[GenerationStats], Any]] = None) -> Dict[str, Any]:
-    """Solves `config` with the GIL released; returns the fields of fusedga.Result as a dict."""
+def run(config: RunConfig, callback: Optional[Callable[[GenerationStats], Any]] = None,
+        checkpoint: Optional[str] = None, checkpoint_every: int = 0, checkpoint_every_s: float = 0.0,
+        resume: Optional[str] = None) -> Dict[str, Any]:
+    """Solves `config` with the GIL released; returns the fields of fusedga.Result as a dict. `checkpoint`:
+    write checkpoints there; `resume`: continue the run of that checkpoint (the same problem and options)."""
 
 class BatchSpec:
     """A population-batch problem with a Python fitness (built by fusedga.BatchProblem). Raises ConfigError for
@@ -83,6 +86,8 @@ def parse_batch_config(spec: BatchSpec, text: str, source: str, overrides: List[
     precision float and the gradient repair."""
 
 def run_batch(spec: BatchSpec, config: RunConfig,
-              callback: Optional[Callable[[GenerationStats], Any]] = None) -> Dict[str, Any]:
+              callback: Optional[Callable[[GenerationStats], Any]] = None, checkpoint: Optional[str] = None,
+              checkpoint_every: int = 0, checkpoint_every_s: float = 0.0,
+              resume: Optional[str] = None) -> Dict[str, Any]:
     """Solves the BatchSpec with the GIL released except inside its fn and the callback; returns the fields of
-    fusedga.Result. Exceptions raised by fn propagate unchanged."""
+    fusedga.Result. Exceptions raised by fn propagate unchanged. Checkpoints as run()."""

@@ -77,6 +77,10 @@ def solve(
     params: Optional[Mapping[str, Any]] = None,
     callback: Optional[Callable[[Any], Any]] = None,
     progress: bool = False,
+    checkpoint: Union[str, "os.PathLike[str]", None] = None,
+    checkpoint_every: Optional[int] = None,
+    checkpoint_every_s: Optional[float] = None,
+    resume: Union[str, "os.PathLike[str]", None] = None,
     **ga: Any,
 ) -> Result:
     """Solves ``problem`` with FusedGA and returns the best individual found.
@@ -125,6 +129,19 @@ def solve(
         ``"interrupted"``); an exception stops it and is raised by solve().
     progress : bool
         Show a progress bar on stderr (tqdm when installed, else one line rewritten in place).
+    checkpoint : str or os.PathLike
+        Write the whole run state to this file (atomically), as ``ga-run --checkpoint``: every
+        ``checkpoint_every`` generations or ``checkpoint_every_s`` seconds (60 s when neither is given), when
+        Ctrl-C or the callback stops the run, and at its end (docs/checkpoints.md). A write that fails does not
+        stop the run: ``Result.notices`` says so.
+    checkpoint_every : int
+        With ``checkpoint``: every N >= 1 generations.
+    checkpoint_every_s : float
+        With ``checkpoint``: every S > 0 seconds of wall time.
+    resume : str or os.PathLike
+        Continue the run of this checkpoint: give the same problem and options (a ``BatchProblem``'s function
+        cannot be stored). The run then ends bitwise as it would have uninterrupted (wall-clock fields aside); a
+        larger ``generations`` continues a finished run. Checkpoints go on to ``checkpoint``, else to this file.
     **ga
         Any other ``ga:`` key: ``elitism``, ``survival``, ``de``, ``restarts``.
 
@@ -137,7 +154,8 @@ def solve(
     ConfigError
         An invalid option or problem, located at the argument (``solve(crossover=...): ga.crossover.eta:
         expected a number >= 0``), the file position, or the Expression field; unknown options and problems
-        are errors too (with a did-you-mean).
+        are errors too (with a did-you-mean). A ``resume`` file that cannot be read, or that is of another run
+        (the message names each field that differs, e.g. ``ga.seed: checkpoint 7, this run 8``).
     BackendUnavailable
         ``backend="cuda"`` where the CUDA backend is not built or no GPU is usable.
     TypeError
@@ -157,7 +175,34 @@ def solve(
         mutation=mutation, constraint_handling=constraint_handling, stop=stop, islands=islands)
     options.update(ga)
     ga_overrides(plan, "solve", options)
+    checkpoints = _checkpoint_arguments(checkpoint, checkpoint_every, checkpoint_every_s, resume)
     config = problem._parse(plan) if hasattr(problem, "_parse") else parse(plan)
     if hasattr(problem, "_run"):
-        return run_parsed(config, callback, progress, lambda hook: problem._run(config, hook))
-    return run_parsed(config, callback, progress, lambda hook: _core.run(config, hook))
+        return run_parsed(config, callback, progress, lambda hook: problem._run(config, hook, **checkpoints))
+    return run_parsed(config, callback, progress, lambda hook: _core.run(config, hook, **checkpoints))
+
+
+def _checkpoint_arguments(checkpoint: Any, every: Any, every_s: Any, resume: Any) -> Dict[str, Any]:
+    """The native run's checkpoint arguments, checked as ga-run checks its --checkpoint options."""
+    def path(name: str, value: Any) -> Optional[str]:
+        if value is None:
+            return None
+        if not isinstance(value, (str, os.PathLike)):
+            raise _core.ConfigError(f"solve({name}=...): expected a file path, got {type(value).__name__}")
+        return os.fspath(value)
+    def number(name: str, value: Any, kind: type) -> Any:
+        if value is None:
+            return kind(0)
+        if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int) or value <= 0:
+            what = "an integer >= 1" if kind is int else "a number > 0"
+            raise _core.ConfigError(f"solve({name}=...): expected {what}, got {value!r}")
+        return kind(value)
+    out = dict(checkpoint=path("checkpoint", checkpoint), resume=path("resume", resume),
+               checkpoint_every=number("checkpoint_every", every, int),
+               checkpoint_every_s=number("checkpoint_every_s", every_s, float))
+    if out["checkpoint"] is None:
+        out["checkpoint"] = out["resume"]  # a resumed run goes on writing to its checkpoint, as ga-run --resume
+    if out["checkpoint"] is None and (every is not None or every_s is not None):
+        raise _core.ConfigError("solve(checkpoint_every=...): give checkpoint=PATH too" if every is not None
+                                else "solve(checkpoint_every_s=...): give checkpoint=PATH too")
+    return out

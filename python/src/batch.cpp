@@ -4,6 +4,7 @@
 // its return value is copied into the engine's objective and constraint buffers.
 #include <Python.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -11,6 +12,7 @@
 #include <atomic>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -166,7 +168,8 @@ void bind_batch(nb::module_& m) {
 
   m.def(
       "run_batch",
-      [](py_batch& b, const run_config& parsed, nb::object callback) {
+      [](py_batch& b, const run_config& parsed, nb::object callback, std::optional<std::string> checkpoint,
+         int every, double every_s, std::optional<std::string> resume) {
         run_config cfg = parsed;
         if (cfg.backend == backend_kind::automatic) cfg.backend = backend_kind::tbb;  // as run_batch: a host call
         return run_from_python(cfg, std::move(callback), false,
@@ -177,11 +180,15 @@ void bind_batch(nb::module_& m) {
                                    ~reset() { b.hooks = nullptr; }
                                  } r{b};
                                  return run_batch(b.spec, c, h, threads);
-                               });
+                               },
+                               {std::move(checkpoint), every, every_s, std::move(resume)});
       },
       nb::arg("spec"), nb::arg("config"), nb::arg("callback").none() = nb::none(),
-      "run_batch(spec, config, callback=None) -> dict: solves the BatchSpec with the GIL released except "
-      "inside fn and the callback. Exceptions raised by fn propagate unchanged.");
+      nb::arg("checkpoint").none() = nb::none(), nb::arg("checkpoint_every") = 0,
+      nb::arg("checkpoint_every_s") = 0.0, nb::arg("resume").none() = nb::none(),
+      "run_batch(spec, config, callback=None, checkpoint=None, checkpoint_every=0, checkpoint_every_s=0.0, "
+      "resume=None) -> dict: solves the BatchSpec with the GIL released except inside fn and the callback. "
+      "Exceptions raised by fn propagate unchanged. Checkpoints as run().");
 }
 
 }  // namespace fusedga::python

@@ -1,13 +1,17 @@
 // run(config, callback): one run of a parsed config through the registry (built-in and expression problems),
 // the GIL released while the engine works. run_from_python holds the steps every problem kind shares.
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 
+#include <mutex>
 #include <optional>
+#include <sstream>
 
 #include "bindings.hpp"
 #include "fusedga/config/result_writer.hpp"
 #include "fusedga/core/error.hpp"
 #include "io/atomic_file.hpp"
+#include "io/read_file.hpp"
 #include "python_hooks.hpp"
 #include "result_convert.hpp"
 #include "run_from_python.hpp"
@@ -16,9 +20,15 @@ namespace nb = nanobind;
 
 namespace fusedga::python {
 
-nb::dict run_from_python(const run_config& parsed, nb::object callback, bool integer_genes, const native_run& engine) {
+nb::dict run_from_python(const run_config& parsed, nb::object callback, bool integer_genes, const native_run& engine,
+                         const checkpoint_request& checkpoint) {
   run_config cfg = parsed;
-  for (const auto& path : {cfg.output.result, cfg.output.history})
+  if (checkpoint.path)
+    for (const auto& path : {cfg.output.result, cfg.output.history})
+      if (path && *path == *checkpoint.path)
+        throw config_error("solve(checkpoint=...): " + *checkpoint.path + " names the same file as an output; give "
+                           "each its own");
+  for (const auto& path : {cfg.output.result, cfg.output.history, checkpoint.path})
     if (path) {  // before the run, as ga-run: a run must not end by failing to write what it found
       try {
         check_writable(*path);
@@ -26,18 +36,40 @@ nb::dict run_from_python(const run_config& parsed, nb::object callback, bool int
         throw config_error(std::string(e.what()) + " (checked before running)");
       }
     }
+  std::istringstream resume_stream(checkpoint.resume ? read_whole_file(*checkpoint.resume, "checkpoint") : "");
   python_hooks hooks(std::move(callback));
+  run_hooks with_checkpoints = hooks.hooks();
+  std::mutex failed_mutex;  // the engine calls write on its own thread, with the GIL released
+  std::string checkpoint_failed;
+  if (checkpoint.path) {
+    with_checkpoints.checkpoint.every_generations = checkpoint.every_generations;
+    with_checkpoints.checkpoint.every_seconds =
+        checkpoint.every_generations || checkpoint.every_seconds ? checkpoint.every_seconds : 60.0;
+    with_checkpoints.checkpoint.write = [&](const std::string& bytes) {
+      try {
+        write_file_atomic(*checkpoint.path, bytes);
+      } catch (const std::exception& e) {
+        const std::lock_guard<std::mutex> lock(failed_mutex);
+        if (checkpoint_failed.empty()) checkpoint_failed = std::string("checkpoint not written: ") + e.what();
+      }
+    };
+  }
+  if (checkpoint.resume) {
+    with_checkpoints.resume = &resume_stream;
+    with_checkpoints.resume_source = *checkpoint.resume;
+  }
   std::string notice;
   Result r;
   int threads = 1;
   {
     nb::gil_scoped_release release;
     cfg.backend = resolve_backend(cfg, &notice);
-    r = engine(cfg, hooks.hooks(), &threads);
+    r = engine(cfg, with_checkpoints, &threads);
   }
   hooks.rethrow();
   std::vector<std::string> notices = hooks.notices();
   if (!notice.empty()) notices.insert(notices.begin(), notice);
+  if (!checkpoint_failed.empty()) notices.push_back(checkpoint_failed);
   const run_info info{cfg.problem.builtin, to_string(cfg.backend), threads, to_string(cfg.precision), cfg.ga.seed};
   if (cfg.output.result) write_file_atomic(*cfg.output.result, result_json(r, info));
   if (cfg.output.history) write_file_atomic(*cfg.output.history, history_csv(r));
@@ -47,16 +79,21 @@ nb::dict run_from_python(const run_config& parsed, nb::object callback, bool int
 void bind_run(nb::module_& m) {
   m.def(
       "run",
-      [](const run_config& cfg, nb::object callback) {
+      [](const run_config& cfg, nb::object callback, std::optional<std::string> checkpoint, int every,
+         double every_s, std::optional<std::string> resume) {
         const problem_entry* entry = cfg.problem.expression ? nullptr : find_problem(cfg.problem.builtin);
         return run_from_python(
             cfg, std::move(callback), entry != nullptr && entry->integer_genes,
-            [](const run_config& c, const run_hooks& h, int* threads) { return run(c, h, threads); });
+            [](const run_config& c, const run_hooks& h, int* threads) { return run(c, h, threads); },
+            {std::move(checkpoint), every, every_s, std::move(resume)});
       },
-      nb::arg("config"), nb::arg("callback").none() = nb::none(),
-      "run(config, callback=None) -> dict: solves `config` (a RunConfig) with the GIL released; "
-      "`callback(GenerationStats)` runs each generation with the GIL held (False stops the run). Ctrl-C "
-      "stops at the end of the generation (stop_reason 'interrupted').");
+      nb::arg("config"), nb::arg("callback").none() = nb::none(), nb::arg("checkpoint").none() = nb::none(),
+      nb::arg("checkpoint_every") = 0, nb::arg("checkpoint_every_s") = 0.0, nb::arg("resume").none() = nb::none(),
+      "run(config, callback=None, checkpoint=None, checkpoint_every=0, checkpoint_every_s=0.0, resume=None) -> "
+      "dict: solves `config` (a RunConfig) with the GIL released; `callback(GenerationStats)` runs each "
+      "generation with the GIL held (False stops the run). Ctrl-C stops at the end of the generation "
+      "(stop_reason 'interrupted'). `checkpoint`: write checkpoints to this path; `resume`: continue the run of "
+      "this checkpoint.");
 }
 
 }  // namespace fusedga::python

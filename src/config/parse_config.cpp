@@ -3,10 +3,7 @@
 /// each checking its keys first, then its values, with located errors.
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <sstream>
@@ -25,6 +22,7 @@
 #include "fusedga/islands/solve_islands.hpp"
 #include "fusedga/operators/catalog.hpp"
 #include "fusedga/operators/operator_text.hpp"
+#include "io/read_file.hpp"
 #include "text/utf8.hpp"
 
 namespace fusedga {
@@ -787,20 +785,8 @@ run_config parse_batch_config(const batch_spec& spec, const std::string& text, c
 }
 
 std::string read_config_text(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw config_error(path + ": cannot read config file: is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw config_error(path + ": cannot read config file: " + std::strerror(errno));
   // Bounded: a config is a few KiB, and /dev/zero or a mistaken data file must fail fast, not fill memory.
-  constexpr std::size_t limit = std::size_t(16) << 20;
-  std::string text;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > limit) throw config_error(path + ": not a config file: larger than 16 MiB");
-  }
-  if (in.bad()) throw config_error(path + ": cannot read config file: " + std::strerror(errno));
-  return text;
+  return read_whole_file(path, "config file", std::size_t(16) << 20);
 }
 
 run_config load_config(const std::string& path, const std::vector<std::string>& overrides) {

@@ -85,7 +85,7 @@ TEST_CASE("ga-run --out lists the islands and --history adds an island column", 
 TEST_CASE("ga-run: an island run checkpointed, then resumed further, ends as the longer run (JSON, CSV)",
           "[ga-run][islands][checkpoint]") {
   scratch_dir dir;
-  const std::string common = islands_config + " -q --backend tbb --threads 2 --set ga.population=400 ";
+  const std::string common = islands_config + " -q --backend tbb --set threads=2 --set ga.population=400 ";
   const auto path = [&](const char* name) { return (dir / name).string(); };
   REQUIRE(ga_run(dir, common + "--set ga.generations=47 --out " + path("whole.json") + " --history " +
                           path("whole.csv")).exit_code == 0);

@@ -14,10 +14,12 @@
 #include <vector>
 
 #include "engine/same_result.hpp"
+#include "islands/same_islands.hpp"
 
 using namespace fusedga;
 using engine_test::require_identical;
 using engine_test::same_bits;
+using islands_test::require_same_islands;
 using CQ = problems::ConstrainedQuadratic<double>;
 
 namespace {
@@ -42,26 +44,6 @@ ga_options shade() {
   v.de.strategy = de_strategy::shade;
   v.de.archive = 0.5;
   return v;
-}
-
-// The archipelago's rows and each island's: bitwise the same, with the counters.
-void require_same_islands(const Result& a, const Result& b) {
-  require_identical(a, b);
-  REQUIRE(a.reason == b.reason);
-  REQUIRE(a.islands.size() == b.islands.size());
-  for (std::size_t i = 0; i < a.islands.size(); ++i) {
-    INFO("island " << i);
-    const island_result &x = a.islands[i], &y = b.islands[i];
-    REQUIRE(same_bits(x.objective, y.objective));
-    REQUIRE(same_bits(x.violation, y.violation));
-    REQUIRE(x.evaluations == y.evaluations);
-    REQUIRE(x.immigrants == y.immigrants);
-    REQUIRE(x.history.size() == y.history.size());
-    for (std::size_t g = 0; g < x.history.size(); ++g) {
-      REQUIRE(same_bits(x.history[g].best_objective, y.history[g].best_objective));
-      REQUIRE(same_bits(x.history[g].mean_objective, y.history[g].mean_objective));
-    }
-  }
 }
 
 // Islands of 4 or 5 run side by side at 1, 2 and 4 threads (a rank with as many islands as threads), one

@@ -2,7 +2,7 @@
 /// @file island_checkpoint.hpp
 /// An island-model run's checkpoint (docs/checkpoints.md, "Island-model runs"): the checkpoint format of
 /// checkpoint_stream.hpp, its header lines extended by island_trajectory_text, then
-///   islands.count, islands.generation, islands.epoch, islands.migrated, islands.engine_generations,
+///   islands.count, islands.generation, islands.migrated, islands.engine_generations,
 ///   islands.elapsed_s, islands.immigrants (one per island), the archipelago's history (run.history.*), each
 ///   island's history (island.history.*, island by island) and each island's engine state (islands.state, island
 ///   by island: the whole checkpoint stream engine::save writes, so that a rank reads its own islands only).
@@ -24,8 +24,7 @@ namespace fusedga::islands {
 /// The run state of an island-model run at the end of an epoch, besides what each island's engine saves.
 struct archipelago_state {
   long long generation = 0;          ///< generations run by every island
-  std::uint32_t epoch = 0;           ///< epochs completed (the random topology draws by epoch)
-  bool migrated = false;             ///< whether the migration after that epoch was done
+  bool migrated = false;             ///< whether the migration after generation `generation` was done (or none is due)
   int engine_generations = 0;        ///< the generation limit the engines were built with (it sets the ε schedule)
   double elapsed_s = 0;              ///< wall time of the run so far
   std::vector<std::uint64_t> immigrants;          ///< per island: immigrants accepted so far
@@ -61,7 +60,6 @@ inline std::string island_trajectory_text(const ga_options& o) {
 inline void write_archipelago(detail::checkpoint_writer& w, const archipelago_state& s) {
   w.value("islands.count", static_cast<std::int32_t>(s.immigrants.size()));
   w.value("islands.generation", static_cast<std::int64_t>(s.generation));
-  w.value("islands.epoch", s.epoch);
   w.value("islands.migrated", static_cast<std::uint8_t>(s.migrated));
   w.value("islands.engine_generations", static_cast<std::int32_t>(s.engine_generations));
   w.value("islands.elapsed_s", s.elapsed_s);
@@ -82,7 +80,6 @@ inline archipelago_state read_archipelago(detail::checkpoint_reader& in, int cou
     in.fail("holds " + std::to_string(stored) + " islands where this run has " + std::to_string(count));
   archipelago_state s;
   s.generation = in.value<std::int64_t>("islands.generation");
-  s.epoch = in.value<std::uint32_t>("islands.epoch");
   s.migrated = in.value<std::uint8_t>("islands.migrated") != 0;
   s.engine_generations = in.value<std::int32_t>("islands.engine_generations");
   s.elapsed_s = in.value<double>("islands.elapsed_s");

@@ -433,11 +433,11 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     });
   };
 
-  // A checkpoint at the end of epoch `epoch` (collective): every rank's engine states to every rank, then rank 0
+  // A checkpoint after generation g (collective): every rank's engine states to every rank, then rank 0
   // writes. A rank that cannot save says so in its part, and every rank throws the same error.
   double last_checkpoint_s = elapsed0;
   long long last_checkpoint_g = g;
-  const auto write_checkpoint = [&](std::uint32_t epoch, bool migrated, bool last_one) {
+  const auto write_checkpoint = [&](bool migrated, bool last_one) {
     detail::byte_writer w;
     std::string error;
     std::vector<std::string> states(L);
@@ -482,7 +482,6 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     last_checkpoint_g = g;
     if (me != 0) return;
     st.generation = g;
-    st.epoch = epoch;
     st.migrated = migrated;
     st.engine_generations = engine_generations;
     st.elapsed_s = elapsed();
@@ -507,14 +506,17 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
                         (ck.every_seconds > 0 && run_clock - last_checkpoint_s >= ck.every_seconds));
   };
 
-  // A resumed run first does the migration its checkpoint was written before, if any (the last checkpoint is).
-  std::uint32_t epoch = resume ? resumed.epoch : 0;
-  bool migrated = resume ? resumed.migrated : true;  // true: no migration pending
-  if (resume && !migrated && g < limit) send_migrants(epoch);
+  // Epoch e ends after generation e·M, and the migration after it (none after the run's last generation). A run's
+  // limit (or budget) may end its last epoch early; a resumed run with a higher limit completes that epoch. A
+  // resumed run first does the migration its checkpoint was written before, if one is due.
+  const auto epoch_of = [&](long long generation) { return static_cast<std::uint32_t>(generation / M); };
+  bool migrated = resume ? resumed.migrated : true;  // whether the migration after generation g was done (or none)
+  const bool migration_due = resume && !migrated && g % M == 0 && g < limit;
+  if (migration_due) send_migrants(epoch_of(g));
   bool stopped = gather();
-  if (resume && !migrated && !stopped && g < limit) receive_migrants(), migrated = true;
+  if (migration_due && !stopped) receive_migrants(), migrated = true;
   while (!stopped && g < limit) {
-    long long steps = std::min<long long>(M, limit - g);
+    long long steps = std::min<long long>(M - g % M, limit - g);
     if (options.stop.evaluations) {  // gradient repair's evaluations are known only afterwards: cut here
       const std::uint64_t left = *options.stop.evaluations - std::min(evaluations, *options.stop.evaluations);
       steps = std::min<long long>(steps, static_cast<long long>(left / children));
@@ -524,7 +526,6 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
         break;
       }
     }
-    ++epoch;
     each_island_apart([&](int k) {
       for (long long s = 0; s < steps; ++s) {
         eng[static_cast<std::size_t>(k)]->step();
@@ -532,16 +533,14 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
       }
     });
     g += steps;
-    if (g < limit) send_migrants(epoch);
+    const bool migrate = g % M == 0 && g < limit;
+    if (migrate) send_migrants(epoch_of(g));
     stopped = gather();
     migrated = false;
-    if (!stopped && g < limit) {
-      receive_migrants();
-      migrated = true;
-      if (checkpoint_due()) write_checkpoint(epoch, true, false);
-    }
+    if (!stopped && migrate) receive_migrants(), migrated = true;
+    if (!stopped && g < limit && checkpoint_due()) write_checkpoint(migrated, false);
   }
-  if (ck.write) write_checkpoint(epoch, migrated, true);  // the last state: resumable with a higher limit
+  if (ck.write) write_checkpoint(migrated, true);  // the last state: resumable with a higher limit
   if (!stopped && g >= limit) r.reason = budget_limited ? stop_reason::evaluations : stop_reason::generations;
   for (int i = 0; i < I; ++i) {
     island_result& x = r.islands[i];

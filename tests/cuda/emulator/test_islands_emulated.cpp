@@ -13,6 +13,7 @@
 #include "engine/checkpoint_runs.hpp"
 #include "engine/handler_problems.hpp"
 #include "engine/same_result.hpp"
+#include "islands/same_islands.hpp"
 
 using namespace fusedga;
 using cuda_test::emulated_cuda;
@@ -30,18 +31,7 @@ ga_options archipelago(std::size_t n, int generations, int count, migration_topo
 }
 
 void require_same_islands(const Result& a, const Result& b, bool exact_means) {
-  checkpoint_test::require_same_run(a, b, exact_means);
-  REQUIRE(a.islands.size() == b.islands.size());
-  for (std::size_t i = 0; i < a.islands.size(); ++i) {
-    INFO("island " << i);
-    REQUIRE(engine_test::same_bits(a.islands[i].objective, b.islands[i].objective));
-    REQUIRE(engine_test::same_bits(a.islands[i].violation, b.islands[i].violation));
-    REQUIRE(a.islands[i].evaluations == b.islands[i].evaluations);
-    REQUIRE(a.islands[i].immigrants == b.islands[i].immigrants);
-    REQUIRE(a.islands[i].history.size() == b.islands[i].history.size());
-    for (std::size_t g = 0; g < a.islands[i].history.size(); ++g)
-      REQUIRE(engine_test::same_bits(a.islands[i].history[g].best_objective, b.islands[i].history[g].best_objective));
-  }
+  islands_test::require_same_islands(a, b, exact_means);
   std::uint64_t immigrants = 0;
   for (const island_result& x : a.islands) immigrants += x.immigrants;
   CHECK(immigrants > 0);  // migration took place
