@@ -51,7 +51,7 @@ def test_an_island_run_resumes_from_its_checkpoint(tmp_path):
 def test_a_checkpoint_of_another_run_names_what_differs(tmp_path):
     ck = tmp_path / "run.ckpt"
     fusedga.solve("seed/constrained-quadratic", generations=5, checkpoint=ck, **RUN)
-    with pytest.raises(fusedga.ConfigError, match=r"checkpoint is of another run.*ga\.seed: checkpoint 7, this run 8"):
+    with pytest.raises(fusedga.ConfigError, match=r"(?s)checkpoint is of another run.*ga\.seed: checkpoint 7, this run 8"):
         fusedga.solve("seed/constrained-quadratic", generations=5, resume=ck, **dict(RUN, seed=8))
 
 
