@@ -352,7 +352,9 @@ Result solve(const Problem& problem, const ga_options& options, const Backend& b
  * the one the run would have given uninterrupted, wall-clock fields aside, on any backend whose operators
  * are bitwise equal to the writer's. `options` must shape the same trajectory (checkpoint.hpp:
  * trajectory_options_text); its generation limit, stopping rules, callbacks and checkpoint settings
- * may differ. The result's history includes the rows before the checkpoint.
+ * may differ. The result's history includes the rows before the checkpoint. Island-model runs
+ * (`options.islands`) resume alike, over any rank count of `options.islands.transport`
+ * (islands/island_checkpoint.hpp).
  *
  * @throws checkpoint_error (a config_error) when the stream is not a readable checkpoint of this FusedGA's
  *         format, is corrupt, or is of another problem, other options, precision or dimensions (the message
