@@ -32,6 +32,7 @@
 #include "fusedga/expr/parse.hpp"
 #include "fusedga/operators/catalog.hpp"
 #include "fusedga/operators/operator_text.hpp"
+#include "config/checkpoint_file.hpp"
 #include "io/atomic_file.hpp"
 #include "io/read_file.hpp"
 #if defined(FUSEDGA_HAS_MPI)
@@ -430,23 +431,20 @@ int run(int argc, char** argv, mpi_world& world) {
   };
   bool checkpoint_failed = false;
   if (!checkpoint_path.empty()) {
+    // A checkpoint that cannot be written is said once; the run goes on and its results are still written.
+    // (Under mpirun only rank 0 writes: islands/solve_islands.hpp calls `write` there alone.)
+    hooks.checkpoint = fusedga::checkpoints_to_file(checkpoint_path, every_generations, every_seconds,
+                                                    [&](const std::string& message) {
+                                                      if (!checkpoint_failed)
+                                                        fmt::print(stderr, "ga-run: checkpoint not written: {}\n",
+                                                                   message);
+                                                      checkpoint_failed = true;
+                                                    });
     meta.out = out_path;
     meta.history = history_path;
-    meta.every_generations = every_generations;
-    meta.every_seconds = every_generations || every_seconds ? every_seconds : 60.0;
-    hooks.checkpoint.every_generations = meta.every_generations;
-    hooks.checkpoint.every_seconds = meta.every_seconds;
+    meta.every_generations = hooks.checkpoint.every_generations;
+    meta.every_seconds = hooks.checkpoint.every_seconds;
     hooks.checkpoint.metadata = meta.dump();
-    // A checkpoint that cannot be written is said once; the run goes on and its results are still written.
-    hooks.checkpoint.write = [&](const std::string& bytes) {
-      if (world.rank != 0) return;
-      try {
-        fusedga::write_file_atomic(checkpoint_path, bytes);
-      } catch (const std::exception& e) {
-        if (!checkpoint_failed) fmt::print(stderr, "ga-run: checkpoint not written: {}\n", e.what());
-        checkpoint_failed = true;
-      }
-    };
   }
   std::istringstream resume_stream(resume_bytes);
   if (!resume_path.empty()) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "bindings.hpp"
+#include "config/checkpoint_file.hpp"
 #include "fusedga/config/result_writer.hpp"
 #include "fusedga/core/error.hpp"
 #include "io/atomic_file.hpp"
@@ -41,19 +42,13 @@ nb::dict run_from_python(const run_config& parsed, nb::object callback, bool int
   run_hooks with_checkpoints = hooks.hooks();
   std::mutex failed_mutex;  // the engine calls write on its own thread, with the GIL released
   std::string checkpoint_failed;
-  if (checkpoint.path) {
-    with_checkpoints.checkpoint.every_generations = checkpoint.every_generations;
-    with_checkpoints.checkpoint.every_seconds =
-        checkpoint.every_generations || checkpoint.every_seconds ? checkpoint.every_seconds : 60.0;
-    with_checkpoints.checkpoint.write = [&](const std::string& bytes) {
-      try {
-        write_file_atomic(*checkpoint.path, bytes);
-      } catch (const std::exception& e) {
-        const std::lock_guard<std::mutex> lock(failed_mutex);
-        if (checkpoint_failed.empty()) checkpoint_failed = std::string("checkpoint not written: ") + e.what();
-      }
-    };
-  }
+  if (checkpoint.path)
+    with_checkpoints.checkpoint = checkpoints_to_file(*checkpoint.path, checkpoint.every_generations,
+                                                      checkpoint.every_seconds, [&](const std::string& message) {
+                                                        const std::lock_guard<std::mutex> lock(failed_mutex);
+                                                        if (checkpoint_failed.empty())
+                                                          checkpoint_failed = "checkpoint not written: " + message;
+                                                      });
   if (checkpoint.resume) {
     with_checkpoints.resume = &resume_stream;
     with_checkpoints.resume_source = *checkpoint.resume;
