@@ -469,6 +469,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
       std::string what(in.get<std::uint64_t>(), '\0');
       in.get_n(what.data(), what.size());
       if (!what.empty()) throw std::runtime_error((R > 1 ? "rank " + std::to_string(q) + ": " : std::string()) + what);
+      if (me != 0) continue;  // every rank checks every rank's error; rank 0 alone keeps the states
       int f2, l2;
       rank_islands(I, R, q, f2, l2);
       for (int i = f2; i < l2; ++i) {
