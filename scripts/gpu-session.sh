@@ -6,6 +6,7 @@
 #   bash scripts/gpu-session.sh build-here   # here: build-cuda/ (sm_90), its binaries stripped into .device/bin.tar.xz
 #   # on the GPU machine (device tool; carry .device; first: tar -xJf .device/bin.tar.xz):
 #   bash scripts/gpu-session.sh test         # the CUDA test binary with GPU tests required
+#   bash scripts/gpu-session.sh compare      # ga-bench before and after a kernel change (FUSEDGA_BASELINE_BENCH=old binary)
 #   bash scripts/gpu-session.sh bench        # runs (ga-run, GPU JIT) + tables (ga-bench fused/unfused CUDA, PyTorch)
 #   bash scripts/gpu-session.sh profile      # Nsight Compute on the evaluation, offspring and summary kernels
 #   bash scripts/gpu-session.sh sanitize     # compute-sanitizer memcheck, racecheck and synccheck on the GPU tests
@@ -128,6 +129,32 @@ stage_runs() {
     --sizes 1000000 --baseline seed/constrained-quadratic --set ga.algorithm=ga --repeats 20 --min-time 0.05
 }
 
+stage_compare() {
+  # A kernel change measured against the kernels before it, alternating on the same GPU in one call:
+  # FUSEDGA_BASELINE_BENCH names the earlier commit's ga-bench (built here and carried, like build-cuda/).
+  local old="${FUSEDGA_BASELINE_BENCH:-}" new="$build/apps/ga-bench"
+  if [ ! -x "$old" ]; then
+    say "compare: FUSEDGA_BASELINE_BENCH ('$old') is not an executable ga-bench"
+    failed=$((failed + 1))
+    return
+  fi
+  local cq=(seed/constrained-quadratic --backends cuda --tiers fused --sizes 100000,1000000,10000000 --repeats 20
+            --min-time 0.1 -q)
+  local de=(seed/constrained-quadratic --backends cuda --tiers fused --workloads generation --sizes 1000000
+            --set ga.algorithm=de --repeats 10 --min-time 0.05 -q)
+  local gs=(seed/gene-sum --backends cuda --tiers fused --sizes 900000 --repeats 5 --min-time 0.05 -q)
+  for round in 1 2; do
+    step "compare-cq-before-$round" "$old" "${cq[@]}"
+    step "compare-cq-after-$round" "$new" "${cq[@]}"
+  done
+  step compare-cq-float-before "$old" "${cq[@]}" --precision float
+  step compare-cq-float-after "$new" "${cq[@]}" --precision float
+  step compare-de-before "$old" "${de[@]}"
+  step compare-de-after "$new" "${de[@]}"
+  step compare-gene-sum-before "$old" "${gs[@]}"
+  step compare-gene-sum-after "$new" "${gs[@]}"
+}
+
 stage_tables() {
   local b="$out/bench"
   mkdir -p "$b"
@@ -157,7 +184,8 @@ stage_profile() {
   # next optimization step: speed of light, occupancy, launch figures, memory and warp stall reasons.
   local ncu=ncu
   command -v ncu >/dev/null || ncu=$(ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-  local sections=(--section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis
+  # --clock-control none: the clocks as the timed runs see them (ncu would lock them to base clocks).
+  local sections=(--clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis
                   --section WarpStateStats)
   local bench="$build/apps/ga-bench"
   step ncu-cq "$ncu" "${sections[@]}" -k 'regex:offspring_short_kernel|finish_generation_kernel' \
@@ -206,8 +234,8 @@ for stage in "$@"; do
   case $stage in
     prepare) prepare ;;
     build-here) build_here ;;
-    build | test | runs | tables | bench | profile | sanitize | report | all) ;;
-    *) echo "gpu-session.sh: unknown stage '$stage' (prepare, build-here, build, test, runs, tables, bench, profile, sanitize, report, all)" >&2
+    build | test | compare | runs | tables | bench | profile | sanitize | report | all) ;;
+    *) echo "gpu-session.sh: unknown stage '$stage' (prepare, build-here, build, test, compare, runs, tables, bench, profile, sanitize, report, all)" >&2
        exit 2 ;;
   esac
 done
@@ -217,6 +245,7 @@ if [ "$*" != prepare ] && [ "$*" != build-here ]; then
     case $stage in
       build) stage_build ;;
       test) stage_test ;;
+      compare) stage_compare ;;
       runs) stage_runs ;;
       tables) stage_tables ;;
       bench) stage_runs; stage_tables ;;

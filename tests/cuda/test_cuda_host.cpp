@@ -20,11 +20,21 @@ TEST_CASE("cuda geometry: evaluation tiles fit in shared memory - long genomes r
   const geo::launch cq = geo::evaluation_launch(1000000, 3, 8);  // seed/constrained-quadratic, double
   CHECK(cq.staged);
   CHECK(cq.threads == 128);
-  CHECK(cq.per_block == 128);
-  CHECK(cq.blocks == 7813);  // ceil(10^6 / 128)
-  CHECK(cq.shared_bytes == 128 * 3 * 8);
+  CHECK(cq.rows == geo::kEvaluationRows);  // 4 rows per thread: 512 x 24 B = 12 KiB
+  CHECK(cq.per_block == 512);
+  CHECK(cq.blocks == 1954);  // ceil(10^6 / 512)
+  CHECK(cq.shared_bytes == 512 * 3 * 8);
+  const geo::launch mid = geo::evaluation_launch(1000, 12, 8, 1);  // 4 x 128 rows of 96 B = 48 KiB would not fit
+  CHECK(mid.threads == 128);
+  CHECK(mid.rows == 2);
+  CHECK(mid.per_block == 256);
+  // A row per thread where several would leave fewer than kMinEvaluationBlocks blocks: 10^5 / 256 < 1024.
+  CHECK(geo::evaluation_launch(100000, 3, 8).rows == 1);
+  CHECK(geo::evaluation_launch(100000, 3, 8).blocks == 782);
+  CHECK(geo::evaluation_launch(400000, 3, 8).rows == 2);  // 400,000 / 512 < 1024 <= 400,000 / 256
   const geo::launch sum = geo::evaluation_launch(900000, 1000, 1);  // seed/gene-sum, 1000 int8 genes
   CHECK(sum.staged);
+  CHECK(sum.rows == 1);
   CHECK(sum.per_block == 32);  // 32 rows = 32,000 bytes <= 48 KiB; 64 rows would not fit
   CHECK(sum.shared_bytes == 32000);
   CHECK(sum.blocks == 28125);
@@ -39,6 +49,7 @@ TEST_CASE("cuda geometry: evaluation tiles fit in shared memory - long genomes r
       CHECK(l.shared_bytes <= geo::kSharedBudget);
       CHECK(std::size_t(l.blocks) * l.per_block >= 12345);
       CHECK(l.threads % 32 == 0);
+      CHECK(l.per_block == l.threads * l.rows);
       if (l.staged) CHECK(l.shared_bytes >= l.per_block * std::size_t(d) * bytes);
       // the tile's first row starts 16-byte aligned (vector loads): per_block * row bytes is a multiple of 16
       CHECK((std::size_t(l.per_block) * d * bytes) % 16 == 0);

@@ -15,7 +15,7 @@
       ::fusedga::detail::cuda_kernels::evaluate_args<::fusedga::detail::expr_device_problem<Real, S>> a) {         \
     ::fusedga::detail::cuda_kernels::evaluate_tile(a);                                                              \
   }                                                                                                                 \
-  extern "C" __global__ void fusedga_expr_offspring_short_##suffix(                                               \
+  extern "C" __global__ void FUSEDGA_OFFSPRING_SHORT_BOUNDS fusedga_expr_offspring_short_##suffix(                \
       ::fusedga::detail::cuda_kernels::offspring_args<::fusedga::detail::expr_device_problem<Real, S>> a) {        \
     ::fusedga::detail::cuda_kernels::offspring_short(a);                                                            \
   }                                                                                                                 \
@@ -23,7 +23,7 @@
       ::fusedga::detail::cuda_kernels::offspring_args<::fusedga::detail::expr_device_problem<Real, S>> a) {        \
     ::fusedga::detail::cuda_kernels::offspring_long(a);                                                             \
   }                                                                                                                 \
-  extern "C" __global__ void fusedga_expr_de_##suffix(                                                            \
+  extern "C" __global__ void FUSEDGA_DE_BOUNDS fusedga_expr_de_##suffix(                                          \
       ::fusedga::detail::cuda_kernels::de_args<::fusedga::detail::expr_device_problem<Real, S>> a) {               \
     ::fusedga::detail::cuda_kernels::de_targets(a);                                                                 \
   }

@@ -37,6 +37,8 @@ class emulated_runtime {
   using memory = fusedga::host_memory;
   template <class T>
   using host_buffer = fusedga::detail::aligned_buffer<T>;
+  /// No SMs to keep busy: the tests' small populations take kEvaluationRows rows per thread, as large ones on a GPU.
+  static constexpr std::size_t evaluation_min_blocks = 1;
 
   emulated_runtime(const Problem&, const emulated_cuda&) {}
 

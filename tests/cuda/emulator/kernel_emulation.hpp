@@ -31,6 +31,7 @@ struct uint4 {
 };
 
 #define __global__
+#define __launch_bounds__(...)
 #define __device__
 #define __host__
 #define __forceinline__ inline
@@ -79,6 +80,14 @@ template <class T>
 T __shfl_down_sync(unsigned mask, T v, unsigned delta) {
   return cuda_emulation::shuffle(mask, v, threadIdx.x % 32 + delta);  // beyond lane 31: v unchanged, as CUDA
 }
+
+template <class T>
+T __shfl_up_sync(unsigned mask, T v, unsigned delta) {
+  const unsigned lane = threadIdx.x % 32;  // below lane `delta`: v unchanged, as CUDA
+  return cuda_emulation::shuffle(mask, v, lane >= delta ? lane - delta : lane);
+}
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
 
 /// atomicMax: fibers switch only at barriers, so a plain read-modify-write is atomic here.
 inline unsigned atomicMax(unsigned* address, unsigned v) {

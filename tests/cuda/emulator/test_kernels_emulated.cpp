@@ -46,7 +46,8 @@ TEST_CASE("differential evolution - trials, survivors, SHADE memories and archiv
 
 TEST_CASE("differential evolution - more targets than de_update has threads, segments keep slot order",
           "[cuda][de]") {
-  // 2049 and 1537 targets over de_update's 512 threads: segments of 5 and 4 targets, the last ones short.
+  // 2049 and 1537 targets over de_update's 16 warps: segments of 512 targets (a warp's step), the last one short
+  // (1 and 1 target), the warps past them empty.
   de_parity(emulated, 2049, 1537, 3, true);
 }
 

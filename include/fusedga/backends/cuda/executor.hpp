@@ -23,6 +23,7 @@
 ///
 /// Runtime requirements (`rt` a Runtime, `crt` a const one):
 ///  - `Runtime(problem, backend)`; `Runtime::memory` (a memory policy, core/population.hpp);
+///    `Runtime::evaluation_min_blocks` (the blocks below which evaluation threads take one row each, geometry.hpp);
 ///    `Runtime::host_buffer<T>` (host memory the device copies into asynchronously);
 ///  - `crt.use_device()`, `crt.check_memory(n, d, element_sizes, elitism)` (throws config_error),
 ///    `crt.to_device(dst, src, bytes)`, `crt.to_host(dst, src, bytes)` (queued in order), `crt.synchronize()`;
@@ -93,7 +94,7 @@ class cuda_executor {
     rt_.to_device(lower_.data(), bounds.lower.data(), d * sizeof(gene));
     rt_.to_device(upper_.data(), bounds.upper.data(), d * sizeof(gene));
     kp_.bounds = {lower_.data(), upper_.data()};
-    eval_ = cuda_geometry::evaluation_launch(n_, d, sizeof(gene));
+    eval_ = cuda_geometry::evaluation_launch(n_, d, sizeof(gene), Runtime::evaluation_min_blocks);
     offspring_ = cuda_geometry::offspring_launch(kp_.pairs(), d, sizeof(gene));
     de_launch_ = cuda_geometry::de_launch(n_);
     cands_ = cuda_geometry::candidates_per_block(elitism_);
@@ -429,7 +430,7 @@ class cuda_executor {
   void enqueue_evaluation(const view_type& pop, bool evaluate, bool rekey = false) {
     rt_.evaluate(eval_, evaluate ? eval_.shared_bytes : 0,
                  cuda_kernels::evaluate_args<Problem>{kp_, pop, eval_.staged, evaluate, cands_, totals_.data(),
-                                                      candidates_.data(), rekey});
+                                                      candidates_.data(), rekey, eval_.rows});
   }
 
   void enqueue_sort(const view_type& pop) {

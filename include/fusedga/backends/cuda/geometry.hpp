@@ -41,6 +41,11 @@ inline constexpr int kLongThreads = 32;
 inline constexpr int kLongPairs = kLongThreads / 2;
 /// Elites (top-E) chosen by the block-level selection; larger E sorts the population's keys (CUB radix sort).
 inline constexpr int kMaxFastElites = 8;
+/// Individuals each thread of the evaluation kernel takes when their rows fit in shared memory.
+inline constexpr std::uint32_t kEvaluationRows = 4;
+/// Blocks the evaluation keeps at least before a thread takes several rows: ~8 per SM of an H100/H200 (132 SMs).
+/// On an H200, 4 rows per thread at N = 10^5 (196 blocks) evaluated in 12.7 us against 10.3 us a row each.
+inline constexpr std::size_t kMinEvaluationBlocks = 1024;
 /// Threads of the single-block summary kernel.
 inline constexpr int kFinishThreads = 512;
 
@@ -54,6 +59,7 @@ struct launch {
   std::uint32_t threads = 0;
   std::size_t shared_bytes = 0;  ///< dynamic shared memory per block
   std::uint32_t per_block = 0;   ///< individuals (evaluation) or pairs (offspring) per block
+  std::uint32_t rows = 1;        ///< individuals per thread (evaluation: per_block = threads · rows)
   bool staged = false;           ///< rows staged in shared memory (else read from global memory)
 };
 
@@ -68,19 +74,30 @@ inline launch de_launch(std::size_t n) {
 }
 
 /**
- * Evaluation of `n` individuals of `d` genes of `gene_bytes` each: tiles of
- * 128, 64 or 32 individuals (the largest whose rows fit in kSharedBudget),
- * one thread each; genomes too long for a 32-row tile are read straight from
- * global memory by 128-thread blocks.
+ * Evaluation of `n` individuals of `d` genes of `gene_bytes` each: blocks of
+ * 128, 64 or 32 threads (the largest whose rows fit in kSharedBudget), each
+ * thread evaluating `rows` = 4, 2 or 1 individuals of its block's tile: the
+ * most that fit and still leave at least `min_blocks` blocks (fewer, longer
+ * blocks reduce their summaries less often, but too few leave SMs idle);
+ * genomes too long for a 32-row tile are read straight from global memory by
+ * 128-thread blocks, a row per thread.
  */
-inline launch evaluation_launch(std::size_t n, int d, std::size_t gene_bytes) {
+inline launch evaluation_launch(std::size_t n, int d, std::size_t gene_bytes,
+                                std::size_t min_blocks = kMinEvaluationBlocks) {
   launch l;
   const std::size_t row = static_cast<std::size_t>(d) * gene_bytes;
-  for (const std::uint32_t tile : {128u, 64u, 32u}) {
-    if (tile * row <= kSharedBudget) {
-      l.per_block = tile;
-      l.threads = tile;
-      l.shared_bytes = (tile * row + 15) / 16 * 16;
+  for (const std::uint32_t threads : {128u, 64u, 32u}) {
+    if (threads * row <= kSharedBudget) {
+      l.threads = threads;
+      l.rows = 1;
+      for (const std::uint32_t rows : {kEvaluationRows, 2u}) {
+        if (rows * threads * row <= kSharedBudget && ceil_div(n, std::size_t(rows) * threads) >= min_blocks) {
+          l.rows = rows;
+          break;
+        }
+      }
+      l.per_block = l.threads * l.rows;
+      l.shared_bytes = (l.per_block * row + 15) / 16 * 16;
       l.staged = true;
       break;
     }

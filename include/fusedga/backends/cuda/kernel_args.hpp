@@ -59,6 +59,7 @@ struct evaluate_args {
   tile_totals* totals;
   candidate<key_of<Problem>>* best;
   bool rekey = false;  ///< with `evaluate` false: keys recomputed from stored objective and violation (rekey.hpp)
+  std::uint32_t rows = 1;  ///< individuals per thread: a block's tile is rows · blockDim.x (geometry.hpp)
 };
 
 /// Arguments of the offspring kernels (see offspring_short and offspring_long).

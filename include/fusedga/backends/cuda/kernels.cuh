@@ -121,6 +121,23 @@ __device__ void block_best(const candidate<Key> (&mine)[C], int rounds, candidat
   }
 }
 
+/**
+ * Offers `x` to `best[0, keep)`, ascending (keep <= C), dropping the largest.
+ * The loop is unrolled over the compile-time C, so `best` stays in registers
+ * (a runtime-indexed insertion would put it in local memory).
+ */
+template <int C, class Key>
+__device__ __forceinline__ void offer_sorted(candidate<Key> (&best)[C], int keep, candidate<Key> x) {
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    if (c < keep && before(x, best[c])) {
+      const candidate<Key> t = best[c];
+      best[c] = x;
+      x = t;
+    }
+  }
+}
+
 /// Copies `bytes` from global to shared memory with the whole block: 16-byte loads when both are 16-byte aligned.
 __device__ inline void copy_to_shared(void* dst, const void* src, std::size_t bytes) {
   const bool aligned = ((reinterpret_cast<std::uintptr_t>(dst) | reinterpret_cast<std::uintptr_t>(src)) & 15) == 0;
@@ -169,9 +186,12 @@ __device__ __forceinline__ void init_genes(const init_args<Problem>& a) {
 
 /**
  * Evaluation (or, with `evaluate` false, only the summary of the stored
- * values) of a tile of `blockDim.x` consecutive individuals per block; rows
- * staged in shared memory when `staged`. Writes objective, violation and rank
- * key, and the block's totals and best `cands` candidates.
+ * values) of a tile of `a.rows` · blockDim.x consecutive individuals per
+ * block: thread t takes rows t, t + blockDim.x, ... (coalesced value stores),
+ * all staged in shared memory first when `staged`. Each thread keeps its own
+ * sums and best candidates in registers, so the block reduces once per tile,
+ * not once per row. Writes objective, violation and rank key, and the block's
+ * totals and best `cands` candidates.
  */
 template <class Problem>
 __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
@@ -181,24 +201,28 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
   using G = gene_t<Problem>;
   using F = fitness_t<Problem>;
   using K = rank_key_t<F>;
+  constexpr int C = cuda_geometry::kMaxFastElites;
   G* tile = dynamic_shared<G>();
   const std::size_t n = pop.size;
   const std::size_t d = static_cast<std::size_t>(kp.dimension);
-  const std::size_t begin = static_cast<std::size_t>(blockIdx.x) * blockDim.x;
-  const std::size_t count = begin + blockDim.x < n ? blockDim.x : n - begin;
+  const std::size_t per_block = static_cast<std::size_t>(blockDim.x) * a.rows;
+  const std::size_t begin = static_cast<std::size_t>(blockIdx.x) * per_block;
+  const std::size_t count = begin + per_block < n ? per_block : n - begin;
   if (evaluate && staged) {
     copy_to_shared(tile, pop.genes + begin * d, count * d * sizeof(G));
     __syncthreads();
   }
   double sum = 0;
   std::uint32_t feasible = 0, nan = 0;
-  candidate<K> mine[1] = {worst_candidate<K>()};
-  if (threadIdx.x < count) {
-    const std::size_t i = begin + threadIdx.x;
+  candidate<K> mine[C];
+#pragma unroll
+  for (int c = 0; c < C; ++c) mine[c] = worst_candidate<K>();
+  for (std::size_t r = threadIdx.x; r < count; r += blockDim.x) {
+    const std::size_t i = begin + r;
     F obj, vio;
     K key;
     if (evaluate) {
-      const G* x = staged ? tile + threadIdx.x * d : pop.genes + i * d;
+      const G* x = staged ? tile + r * d : pop.genes + i * d;
       evaluate_one<1>(kp, x, obj, vio, key);
       if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
       pop.objective[i] = obj;
@@ -215,10 +239,10 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
       }
     }
     const bool nan_key = is_nan_key(key);
-    sum = nan_key ? 0.0 : static_cast<double>(obj);
-    feasible = !nan_key && vio == F(0) ? 1u : 0u;
-    nan = nan_key ? 1u : 0u;
-    mine[0] = {key, static_cast<std::uint32_t>(i)};
+    sum += nan_key ? 0.0 : static_cast<double>(obj);
+    feasible += !nan_key && vio == F(0) ? 1u : 0u;
+    nan += nan_key ? 1u : 0u;
+    offer_sorted(mine, a.cands, candidate<K>{key, static_cast<std::uint32_t>(i)});
   }
   sum = block_sum(sum);
   feasible = block_sum(feasible);
@@ -457,6 +481,13 @@ __device__ __forceinline__ void de_targets(const de_args<Problem>& a) {
   }
 }
 
+/// The thread-per-pair offspring kernel and the DE kernel are register-heavy (Philox draws, SBX and polynomial
+/// mutation or DE's donors, in double): uncapped, ptxas gave them 90 and 91 registers per thread on sm_90, so 5
+/// blocks of 128 per SM (31 % occupancy, as Nsight Compute measured); capped at 64, 8 blocks fit (50 %), and the
+/// seed and engineering problems do not spill (ptxas -v).
+#define FUSEDGA_OFFSPRING_SHORT_BOUNDS __launch_bounds__(128, 8)
+#define FUSEDGA_DE_BOUNDS __launch_bounds__(::fusedga::detail::cuda_geometry::kDeThreads, 8)
+
 // The problem-dependent kernels: one-line wrappers, so that the GPU JIT's
 // prebuilt kernels (src/cuda/expr_kernels.cuh) run the same bodies under
 // extern "C" names.
@@ -466,11 +497,11 @@ __global__ void init_genes_kernel(init_args<Problem> a) { init_genes(a); }
 template <class Problem>
 __global__ void evaluate_kernel(evaluate_args<Problem> a) { evaluate_tile(a); }
 template <class Problem>
-__global__ void offspring_short_kernel(offspring_args<Problem> a) { offspring_short(a); }
+__global__ void FUSEDGA_OFFSPRING_SHORT_BOUNDS offspring_short_kernel(offspring_args<Problem> a) { offspring_short(a); }
 template <class Problem>
 __global__ void offspring_long_kernel(offspring_args<Problem> a) { offspring_long(a); }
 template <class Problem>
-__global__ void de_kernel(de_args<Problem> a) { de_targets(a); }
+__global__ void FUSEDGA_DE_BOUNDS de_kernel(de_args<Problem> a) { de_targets(a); }
 
 /// The DE kernel's launch handle: null for integer genes (differential evolution varies real genes only).
 template <class Problem>
@@ -532,11 +563,23 @@ __device__ __forceinline__ void finish_generation(const finish_args<G, F>& a) {
     }
     top[pos] = x;
   };
+  // The fold is latency-bound (one block): the totals' loads are unrolled, the candidates are loaded eight at a
+  // time before any is offered, so several loads are in flight per thread.
+#pragma unroll 4
   for (std::uint32_t b = threadIdx.x; b < blocks; b += blockDim.x) {
     sum += totals[b].objective_sum;
     feasible += totals[b].feasible;
     nan += totals[b].not_a_number;
-    for (int r = 0; r < keep; ++r) offer(cands[static_cast<std::size_t>(b) * keep + r]);
+  }
+  const std::size_t offered = static_cast<std::size_t>(blocks) * keep, stride = blockDim.x;
+  constexpr int batch_size = 8;
+  for (std::size_t e = threadIdx.x; e < offered; e += batch_size * stride) {
+    candidate<K> batch[batch_size];
+#pragma unroll
+    for (int q = 0; q < batch_size; ++q)
+      batch[q] = e + q * stride < offered ? cands[e + q * stride] : worst_candidate<K>();
+#pragma unroll
+    for (int q = 0; q < batch_size; ++q) offer(batch[q]);
   }
   for (std::uint32_t k = threadIdx.x; k < elite_slots; k += blockDim.x) {
     const bool nan_key = is_nan_key(pop.rank_key[k]);
@@ -622,32 +665,32 @@ __global__ void plus_survival_kernel(plus_args<G, F> a) { plus_survival(a); }
  * Single block, after a DE generation (shade_state.hpp's de_state::after_pass, on the device).
  *
  * SHADE's memories: the tiles' success sums are folded in tile order, as the CPU folds them, so the sums are
- * bitwise the CPU's; the block stages them in shared memory with coalesced loads and five threads fold one
- * field each (every field's chain of additions is the CPU's, only the five chains run side by side), then
+ * bitwise the CPU's. The block stages 1,024 tiles' sums at a time in shared memory with coalesced loads, and
+ * lanes 0..4 of warp 0 fold one field each (the count as a double: exact below 2^53) in one branch-free,
+ * unrolled loop — every field's chain of additions is the CPU's, the five chains run in lockstep — then
  * shade_update_memory runs on thread 0.
  *
  * The archive: the successful targets, in slot order, get their parent's archive row — appended while there is
  * room, else a row drawn from stream::de_archive — and each row's last writer is recorded in `owner`
- * (atomicMax), so de_archive copies what the CPU's sequential loop leaves there. Each thread owns a contiguous
- * segment of targets: it counts its successes, one block scan of the counts gives every segment its first
- * position, and the thread walks its segment again assigning positions in order. Two passes over N bytes and
- * one scan of blockDim.x counts (a scan per chunk of blockDim.x targets cost ~20 barriers per chunk: 5.8 ms at
- * N = 10^6 on an H100 with the serial fold, the whole DE generation's time).
+ * (atomicMax), so de_archive copies what the CPU's sequential loop leaves there. Each warp owns a contiguous
+ * segment of targets and walks it 512 flags at a time, 16 consecutive flags per lane (one 16-byte load), so
+ * every load is coalesced: a first pass counts the warp's successes, a scan of the warp counts gives every
+ * segment its first position, and a second pass assigns positions in order (a warp scan of the lanes' counts
+ * per step). On an H200 at N = 10^6, a thread-per-segment walk (strided byte loads) and a fold staged 256 tiles
+ * at a time took 1.66 ms, the whole DE generation's time but 0.2 ms.
  */
 template <class G, class F>
 __device__ __forceinline__ void de_update(const de_update_args<G, F>& a) {
-  constexpr int T = cuda_geometry::kFinishThreads;
-  __shared__ std::uint32_t scan[T];
+  constexpr unsigned full = 0xffffffffu;
+  __shared__ std::uint32_t warp_first[32];
   __shared__ std::uint32_t base;
   const unsigned t = threadIdx.x;
   if (a.spec.adaptive()) {
-    constexpr unsigned chunk = 256;  // tiles' sums staged at a time, one array per field
-    __shared__ double staged[4][chunk];
-    __shared__ std::uint32_t staged_count[chunk];
-    __shared__ double folded[4];
-    __shared__ std::uint32_t folded_count;
-    double field = 0;  // thread f < 4 folds field f (weight, weight_F, weight_F2, weight_CR); thread 4 the count
-    std::uint32_t count = 0;
+    constexpr unsigned chunk = 1024;  // tiles' sums staged at a time, one array per field
+    constexpr int fields = 5;         // weight, weight_F, weight_F2, weight_CR, count
+    __shared__ double staged[fields][chunk];
+    __shared__ double folded[fields];
+    double field = 0;
     for (std::uint32_t first = 0; first < a.tiles; first += chunk) {
       const std::uint32_t here = a.tiles - first < chunk ? a.tiles - first : chunk;
       for (std::uint32_t k = t; k < here; k += blockDim.x) {
@@ -656,17 +699,17 @@ __device__ __forceinline__ void de_update(const de_update_args<G, F>& a) {
         staged[1][k] = x.weight_F;
         staged[2][k] = x.weight_F2;
         staged[3][k] = x.weight_CR;
-        staged_count[k] = x.count;
+        staged[4][k] = static_cast<double>(x.count);
       }
       __syncthreads();
-      if (t < 4)
-        for (std::uint32_t k = 0; k < here; ++k) field += staged[t][k];
-      else if (t == 4)
-        for (std::uint32_t k = 0; k < here; ++k) count += staged_count[k];
+      if (t < fields) {
+        const double* column = staged[t];
+#pragma unroll 16
+        for (std::uint32_t k = 0; k < here; ++k) field += column[k];
+      }
       __syncthreads();
     }
-    if (t < 4) folded[t] = field;
-    if (t == 4) folded_count = count;
+    if (t < fields) folded[t] = field;
     __syncthreads();
     if (t == 0) {
       de_success_sums all;
@@ -674,7 +717,7 @@ __device__ __forceinline__ void de_update(const de_update_args<G, F>& a) {
       all.weight_F = folded[1];
       all.weight_F2 = folded[2];
       all.weight_CR = folded[3];
-      all.count = folded_count;
+      all.count = static_cast<std::uint32_t>(folded[4]);
       int next = a.counters->next_memory;
       shade_update_memory(all, a.memory_F, a.memory_CR, a.spec.memory, next);
       a.counters->next_memory = next;
@@ -684,34 +727,62 @@ __device__ __forceinline__ void de_update(const de_update_args<G, F>& a) {
   const std::uint32_t capacity = a.spec.archive_capacity;
   if (capacity == 0) return;  // uniform over the block
   for (std::uint32_t k = t; k < capacity; k += blockDim.x) a.owner[k] = 0;
-  __syncthreads();
   const std::uint32_t generation = a.state->generation;
-  const std::uint32_t n = a.population;
-  const std::uint32_t per = (n + blockDim.x - 1) / blockDim.x;
-  const std::uint32_t lo = t * per < n ? t * per : n;
-  const std::uint32_t hi = n - lo < per ? n : lo + per;
-  std::uint32_t mine = 0;
-  for (std::uint32_t i = lo; i < hi; ++i) mine += a.success[i] ? 1u : 0u;
-  scan[t] = mine;
+  const std::size_t n = a.population;
+  constexpr unsigned kLaneFlags = 16, kStep = 32 * kLaneFlags;
+  const unsigned lane = t % 32, warp = t / 32, warps = blockDim.x / 32;
+  const std::size_t per_warp = (n + std::size_t(warps) * kStep - 1) / (std::size_t(warps) * kStep) * kStep;
+  const std::size_t lo = warp * per_warp < n ? warp * per_warp : n;
+  const std::size_t hi = n - lo < per_warp ? n : lo + per_warp;
+  const bool vectors = (reinterpret_cast<std::uintptr_t>(a.success) & 15) == 0;
+  // Bit k: target first + k succeeded (targets at or past hi: 0).
+  const auto flags_at = [&](std::size_t first) {
+    unsigned bits = 0;
+    if (vectors && first + kLaneFlags <= hi) {
+      const uint4 v = *reinterpret_cast<const uint4*>(a.success + first);
+      const unsigned words[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+      for (int k = 0; k < 16; ++k) bits |= ((words[k / 4] >> (8 * (k % 4))) & 0xffu) != 0 ? 1u << k : 0u;
+    } else {
+      for (unsigned k = 0; k < kLaneFlags && first + k < hi; ++k) bits |= a.success[first + k] ? 1u << k : 0u;
+    }
+    return bits;
+  };
+  std::uint32_t count = 0;
+  for (std::size_t step = lo; step < hi; step += kStep) count += warp_sum(static_cast<std::uint32_t>(__popc(flags_at(step + lane * kLaneFlags))));
+  if (lane == 0) warp_first[warp] = count;
+  __syncthreads();  // also orders the owner reset before the atomics below
+  if (t == 0) {
+    std::uint32_t running = base;
+    for (unsigned w = 0; w < warps; ++w) {
+      const std::uint32_t c = warp_first[w];
+      warp_first[w] = running;
+      running += c;
+    }
+    a.counters->archive_size = running < capacity ? running : capacity;
+  }
   __syncthreads();
-  for (unsigned offset = 1; offset < blockDim.x; offset <<= 1) {  // inclusive scan of the counts (Hillis & Steele)
-    const std::uint32_t v = t >= offset ? scan[t - offset] : 0u;
-    __syncthreads();
-    scan[t] += v;
-    __syncthreads();
-  }
-  std::uint32_t position = base + scan[t] - mine;  // this segment's first position
-  for (std::uint32_t i = lo; i < hi; ++i) {
-    if (!a.success[i]) continue;
-    const std::uint32_t slot =
-        position < capacity ? position : below(a.rng(i, generation, stream::de_archive, 0).v[0], capacity);
-    a.archive_slot[i] = slot;
-    atomicMax(a.owner + slot, i + 1);
-    ++position;
-  }
-  if (t == blockDim.x - 1) {
-    const std::uint32_t total = base + scan[t];
-    a.counters->archive_size = total < capacity ? total : capacity;
+  std::uint32_t position = warp_first[warp];
+  for (std::size_t step = lo; step < hi; step += kStep) {
+    const std::size_t first = step + lane * kLaneFlags;
+    unsigned bits = flags_at(first);
+    const std::uint32_t mine = static_cast<std::uint32_t>(__popc(bits));
+    std::uint32_t inclusive = mine;
+    for (unsigned o = 1; o < 32; o <<= 1) {
+      const std::uint32_t v = __shfl_up_sync(full, inclusive, o);
+      if (lane >= o) inclusive += v;
+    }
+    std::uint32_t p = position + inclusive - mine;
+    while (bits != 0) {
+      const unsigned k = static_cast<unsigned>(__ffs(static_cast<int>(bits)) - 1);
+      bits &= bits - 1;
+      const std::uint32_t i = static_cast<std::uint32_t>(first + k);
+      const std::uint32_t slot = p < capacity ? p : below(a.rng(i, generation, stream::de_archive, 0).v[0], capacity);
+      a.archive_slot[i] = slot;
+      atomicMax(a.owner + slot, i + 1);
+      ++p;
+    }
+    position += __shfl_sync(full, inclusive, 31);
   }
 }
 

@@ -41,6 +41,7 @@ class cuda_runtime {
   using memory = device_memory;
   template <class T>
   using host_buffer = pinned_buffer<T>;
+  static constexpr std::size_t evaluation_min_blocks = cuda_geometry::kMinEvaluationBlocks;
 
   template <class Backend>
   cuda_runtime(const Problem& problem, const Backend& backend) : device_(backend.device), graphs_on_(backend.graphs) {
