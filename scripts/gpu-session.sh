@@ -223,10 +223,8 @@ stage_sanitize() {
   # (not the one that asks for more memory than the device has).
   local some='gpu: integer genes*,gpu: elitism above 8*,gpu: real genes*,gpu: differential evolution*'
   FUSEDGA_REQUIRE_GPU_TESTS=1 step memcheck "$sanitizer" --tool memcheck --error-exitcode 1 "$tests" "$some"
-  FUSEDGA_REQUIRE_GPU_TESTS=1 step racecheck "$sanitizer" --tool racecheck --error-exitcode 1 "$tests" \
-    'gpu: integer genes*,gpu: elitism above 8*,gpu: real genes*'
-  FUSEDGA_REQUIRE_GPU_TESTS=1 step synccheck "$sanitizer" --tool synccheck --error-exitcode 1 "$tests" \
-    'gpu: integer genes*,gpu: elitism above 8*,gpu: real genes*'
+  FUSEDGA_REQUIRE_GPU_TESTS=1 step racecheck "$sanitizer" --tool racecheck --error-exitcode 1 "$tests" "$some"
+  FUSEDGA_REQUIRE_GPU_TESTS=1 step synccheck "$sanitizer" --tool synccheck --error-exitcode 1 "$tests" "$some"
 }
 
 [ $# -gt 0 ] || { awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 2; }

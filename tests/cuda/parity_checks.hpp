@@ -196,8 +196,9 @@ void elite_sort_parity(Run run, std::size_t population) {
   check_integer_parity(run, p, o);
 }
 
-/// Real genes: SBX and polynomial mutation on constrained-quadratic (double, float; exact), BLX-α and Gaussian
-/// mutation (tolerance), and a 64-gene Rastrigin taking the warp-per-pair kernel (exact genes).
+/// Real genes: SBX and polynomial mutation on constrained-quadratic (double, float; exact; rows evaluated from
+/// global memory), BLX-α and Gaussian mutation (tolerance), a 6-gene Rastrigin (48-byte rows: evaluation tiles
+/// staged in shared memory) and a 64-gene one taking the warp-per-pair kernel (exact genes).
 template <class Run>
 void real_gene_parity(Run run, std::size_t population, std::size_t wide_population) {
   fusedga::ga_options o;
@@ -207,12 +208,15 @@ void real_gene_parity(Run run, std::size_t population, std::size_t wide_populati
   o.crossover.kind = fusedga::crossover_kind::blx_alpha;
   o.mutation.kind = fusedga::mutation_kind::gaussian;  // double log/cos/sin: libm's on each backend
   check_real_parity(run, fusedga::problems::ConstrainedQuadratic<double>{}, o, real_parity::tolerance);
+  o.crossover.kind = fusedga::crossover_kind::sbx;
+  o.mutation.kind = fusedga::mutation_kind::polynomial;
+  fusedga::problems::Rastrigin<double> staged;
+  staged.dim = 6;
+  check_real_parity(run, staged, o, real_parity::exact_genes);  // Rastrigin calls cos
   fusedga::problems::Rastrigin<double> wide;
   wide.dim = 64;
   o.population = wide_population;
-  o.crossover.kind = fusedga::crossover_kind::sbx;
-  o.mutation.kind = fusedga::mutation_kind::polynomial;
-  check_real_parity(run, wide, o, real_parity::exact_genes);  // Rastrigin calls cos
+  check_real_parity(run, wide, o, real_parity::exact_genes);
 }
 
 /**

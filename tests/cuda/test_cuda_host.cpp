@@ -16,14 +16,18 @@
 using namespace fusedga;
 namespace geo = fusedga::detail::cuda_geometry;
 
-TEST_CASE("cuda geometry: evaluation tiles fit in shared memory - long genomes read global memory", "[cuda][geometry]") {
+TEST_CASE("cuda geometry: evaluation reads short and very long rows from global memory, stages the rest in shared memory", "[cuda][geometry]") {
   const geo::launch cq = geo::evaluation_launch(1000000, 3, 8);  // seed/constrained-quadratic, double
-  CHECK(cq.staged);
+  CHECK_FALSE(cq.staged);  // 24-byte rows: read straight from global memory
+  CHECK(cq.shared_bytes == 0);
   CHECK(cq.threads == 128);
-  CHECK(cq.rows == geo::kEvaluationRows);  // 4 rows per thread: 512 x 24 B = 12 KiB
+  CHECK(cq.rows == geo::kEvaluationRows);
   CHECK(cq.per_block == 512);
   CHECK(cq.blocks == 1954);  // ceil(10^6 / 512)
-  CHECK(cq.shared_bytes == 512 * 3 * 8);
+  const geo::launch staged = geo::evaluation_launch(1000000, 5, 8);  // 40-byte rows: staged, 512 x 40 B = 20 KiB
+  CHECK(staged.staged);
+  CHECK(staged.rows == geo::kEvaluationRows);
+  CHECK(staged.shared_bytes == 512 * 5 * 8);
   const geo::launch mid = geo::evaluation_launch(1000, 12, 8, 1);  // 4 x 128 rows of 96 B = 48 KiB would not fit
   CHECK(mid.threads == 128);
   CHECK(mid.rows == 2);
@@ -32,6 +36,7 @@ TEST_CASE("cuda geometry: evaluation tiles fit in shared memory - long genomes r
   CHECK(geo::evaluation_launch(100000, 3, 8).rows == 1);
   CHECK(geo::evaluation_launch(100000, 3, 8).blocks == 782);
   CHECK(geo::evaluation_launch(400000, 3, 8).rows == 2);  // 400,000 / 512 < 1024 <= 400,000 / 256
+  CHECK(geo::evaluation_launch(400000, 5, 8).rows == 2);
   const geo::launch sum = geo::evaluation_launch(900000, 1000, 1);  // seed/gene-sum, 1000 int8 genes
   CHECK(sum.staged);
   CHECK(sum.rows == 1);

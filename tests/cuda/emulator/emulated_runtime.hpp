@@ -73,6 +73,11 @@ class emulated_runtime {
                            [&] { fusedga::detail::cuda_kernels::de_update(a); });
   }
   template <class G, class F>
+  void de_slots(const fusedga::detail::cuda_kernels::de_slots_args<G, F>& a) {
+    cuda_emulation::launch(fusedga::detail::cuda_geometry::ceil_div(a.tiles, 8), 256, 0,
+                           [&] { fusedga::detail::cuda_kernels::de_slots(a); });
+  }
+  template <class G, class F>
   void de_archive(const fusedga::detail::cuda_kernels::de_archive_args<G, F>& a) {
     const std::size_t genes = a.parents.size * static_cast<std::size_t>(a.parents.dimension);
     cuda_emulation::launch(fusedga::detail::cuda_geometry::grid_for(genes, 256), 256, 0,

@@ -65,11 +65,11 @@ do for [ext in 'svg png'] {
 }
 
 # Roofline: attainable GFLOP/s = min(peak, intensity x copy bandwidth), per thread count.
-bw0 = 20.46799720531724
-pk0 = 85.45944359850895
+bw0 = 21.943459646645046
+pk0 = 88.81951888197862
 roof0(x) = (x * bw0 < pk0) ? x * bw0 : pk0
-bw1 = 84.63798125534414
-pk1 = 667.1409772175633
+bw1 = 88.47665901136293
+pk1 = 950.3238383373478
 roof1(x) = (x * bw1 < pk1) ? x * bw1 : pk1
 do for [ext in 'svg png'] {
   if (ext eq 'svg') { set terminal svg size 1000,620 dynamic noenhanced font 'Sans,11' background '#ffffff' } else { eval sprintf("set terminal %s size 1000,620 noenhanced font 'Sans,10'", png_term) }
@@ -78,13 +78,13 @@ do for [ext in 'svg png'] {
   set logscale xy
   set xlabel 'arithmetic intensity (flop/byte, bytes model)'
   set ylabel 'GFLOP/s'
-  set xrange [0.05:78.82288392546452]
-  set yrange [*:328676.1822832183]
+  set xrange [0.05:107.40955286470515]
+  set yrange [*:446932.85793151474]
   set samples 400
   set key inside right bottom
-  plot roof0 (x) with lines lw 2 dt 1 title '1 thread: 20.5 GB/s copy, 85.5 GFLOP/s peak', \
-       roof1 (x) with lines lw 2 dt 2 title '16 threads: 84.6 GB/s copy, 667.1 GFLOP/s peak', \
-       x * 4169.8066083704425 with lines lw 2 dt 3 title 'GPU: 4169.8 GB/s device copy (peak FLOP/s not measured)', \
+  plot roof0 (x) with lines lw 2 dt 1 title '1 thread: 21.9 GB/s copy, 88.8 GFLOP/s peak', \
+       roof1 (x) with lines lw 2 dt 2 title '16 threads: 88.5 GB/s copy, 950.3 GFLOP/s peak', \
+       x * 4161.015906047749 with lines lw 2 dt 3 title 'GPU: 4161.0 GB/s device copy (peak FLOP/s not measured)', \
        'roofline.dat' using 1:2 with points pt 7 ps 1.5 title 'measured', \
        'roofline.dat' using 1:($4 == 0 ? $2 : 1/0):3 with labels left offset 1,0 notitle, \
        'roofline.dat' using 1:($4 == 1 ? $2 : 1/0):3 with labels right offset -1,0 notitle

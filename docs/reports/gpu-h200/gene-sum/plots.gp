@@ -65,11 +65,11 @@ do for [ext in 'svg png'] {
 }
 
 # Roofline: attainable GFLOP/s = min(peak, intensity x copy bandwidth), per thread count.
-bw0 = 20.0618698490205
-pk0 = 81.59206707369133
+bw0 = 20.06862999517683
+pk0 = 85.33409793485907
 roof0(x) = (x * bw0 < pk0) ? x * bw0 : pk0
-bw1 = 78.154004776353
-pk1 = 673.493662728553
+bw1 = 89.33551674280555
+pk1 = 683.8078658030108
 roof1(x) = (x * bw1 < pk1) ? x * bw1 : pk1
 do for [ext in 'svg png'] {
   if (ext eq 'svg') { set terminal svg size 1000,620 dynamic noenhanced font 'Sans,11' background '#ffffff' } else { eval sprintf("set terminal %s size 1000,620 noenhanced font 'Sans,10'", png_term) }
@@ -78,13 +78,13 @@ do for [ext in 'svg png'] {
   set logscale xy
   set xlabel 'arithmetic intensity (flop/byte, bytes model)'
   set ylabel 'GFLOP/s'
-  set xrange [0.09765625:86.17519532822857]
-  set yrange [*:358798.8400417089]
+  set xrange [0.09765625:76.54378580152779]
+  set yrange [*:316147.6035819807]
   set samples 400
   set key inside right bottom
-  plot roof0 (x) with lines lw 2 dt 1 title '1 thread: 20.1 GB/s copy, 81.6 GFLOP/s peak', \
-       roof1 (x) with lines lw 2 dt 2 title '16 threads: 78.2 GB/s copy, 673.5 GFLOP/s peak', \
-       x * 4163.597641700691 with lines lw 2 dt 3 title 'GPU: 4163.6 GB/s device copy (peak FLOP/s not measured)', \
+  plot roof0 (x) with lines lw 2 dt 1 title '1 thread: 20.1 GB/s copy, 85.3 GFLOP/s peak', \
+       roof1 (x) with lines lw 2 dt 2 title '16 threads: 89.3 GB/s copy, 683.8 GFLOP/s peak', \
+       x * 4130.284389143325 with lines lw 2 dt 3 title 'GPU: 4130.3 GB/s device copy (peak FLOP/s not measured)', \
        'roofline.dat' using 1:2 with points pt 7 ps 1.5 title 'measured', \
        'roofline.dat' using 1:($4 == 0 ? $2 : 1/0):3 with labels left offset 1,0 notitle, \
        'roofline.dat' using 1:($4 == 1 ? $2 : 1/0):3 with labels right offset -1,0 notitle

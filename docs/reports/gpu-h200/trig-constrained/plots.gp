@@ -65,11 +65,11 @@ do for [ext in 'svg png'] {
 }
 
 # Roofline: attainable GFLOP/s = min(peak, intensity x copy bandwidth), per thread count.
-bw0 = 19.718882430359933
-pk0 = 88.79345474689866
+bw0 = 20.853051555035258
+pk0 = 83.47215139085407
 roof0(x) = (x * bw0 < pk0) ? x * bw0 : pk0
-bw1 = 94.95127421645127
-pk1 = 673.5801810809309
+bw1 = 89.62389751792134
+pk1 = 857.3860849842733
 roof1(x) = (x * bw1 < pk1) ? x * bw1 : pk1
 do for [ext in 'svg png'] {
   if (ext eq 'svg') { set terminal svg size 1000,620 dynamic noenhanced font 'Sans,11' background '#ffffff' } else { eval sprintf("set terminal %s size 1000,620 noenhanced font 'Sans,10'", png_term) }
@@ -78,13 +78,13 @@ do for [ext in 'svg png'] {
   set logscale xy
   set xlabel 'arithmetic intensity (flop/byte, bytes model)'
   set ylabel 'GFLOP/s'
-  set xrange [0.15833333333333333:70.93956206900762]
-  set yrange [*:296098.5918712158]
+  set xrange [0.15833333333333333:95.66489616375243]
+  set yrange [*:397767.1716455224]
   set samples 400
   set key inside right bottom
-  plot roof0 (x) with lines lw 2 dt 1 title '1 thread: 19.7 GB/s copy, 88.8 GFLOP/s peak', \
-       roof1 (x) with lines lw 2 dt 2 title '16 threads: 95.0 GB/s copy, 673.6 GFLOP/s peak', \
-       x * 4173.955734082218 with lines lw 2 dt 3 title 'GPU: 4174.0 GB/s device copy (peak FLOP/s not measured)', \
+  plot roof0 (x) with lines lw 2 dt 1 title '1 thread: 20.9 GB/s copy, 83.5 GFLOP/s peak', \
+       roof1 (x) with lines lw 2 dt 2 title '16 threads: 89.6 GB/s copy, 857.4 GFLOP/s peak', \
+       x * 4157.921950436789 with lines lw 2 dt 3 title 'GPU: 4157.9 GB/s device copy (peak FLOP/s not measured)', \
        'roofline.dat' using 1:2 with points pt 7 ps 1.5 title 'measured', \
        'roofline.dat' using 1:($4 == 0 ? $2 : 1/0):3 with labels left offset 1,0 notitle, \
        'roofline.dat' using 1:($4 == 1 ? $2 : 1/0):3 with labels right offset -1,0 notitle

@@ -31,7 +31,8 @@
 ///    `rt.offspring(short_genome, launch, offspring_args)`, `rt.finish(finish_args)`;
 ///  - `rt.sort_scratch_bytes(keys, n)`, `rt.sort_pairs(keys, keys_out, slots, slots_out, n, scratch, bytes)`
 ///    (stable ascending radix sort), `rt.iota(slots, n)`, `rt.plus_survival(plus_args)` ((μ+λ) survival, in place);
-///  - `rt.de(launch, de_args)`, `rt.de_update(de_update_args)`, `rt.de_archive(de_archive_args)` (differential evolution);
+///  - `rt.de(launch, de_args)`, `rt.de_update(de_update_args)`, `rt.de_slots(de_slots_args)`,
+///    `rt.de_archive(de_archive_args)` (differential evolution);
 ///  - `rt.run_generation(parity, enqueue)`: runs `enqueue()` (which queues one generation) directly or as a graph.
 
 #include <algorithm>
@@ -479,6 +480,7 @@ class cuda_executor {
     de_success_ = buffer<std::uint8_t>(n_);
     de_slot_ = buffer<std::uint32_t>(n_);
     de_tile_success_ = buffer<de_success_sums>(de_tiles());
+    de_tile_first_ = buffer<std::uint32_t>(de_tiles());
     de_counters_ = buffer<cuda_kernels::de_counters>(1);
     host_de_counters_ = typename Runtime::template host_buffer<cuda_kernels::de_counters>(1);
     const de_state<gene, key> start(s, 0, d, 0);
@@ -501,11 +503,14 @@ class cuda_executor {
     if (s.adaptive() || s.archive_capacity > 0)
       rt_.de_update(cuda_kernels::de_update_args<gene, fitness>{
           s, kp_.rng, static_cast<std::uint32_t>(n_), state_.data(), de_tile_success_.data(), de_tiles(),
-          de_memory_F_.data(), de_memory_CR_.data(), de_counters_.data(), de_success_.data(), de_slot_.data(),
-          de_owner_.data()});
-    if (s.archive_capacity > 0)
+          de_memory_F_.data(), de_memory_CR_.data(), de_counters_.data(), de_tile_first_.data(), de_owner_.data()});
+    if (s.archive_capacity > 0) {
+      rt_.de_slots(cuda_kernels::de_slots_args<gene, fitness>{
+          kp_.rng, static_cast<std::uint32_t>(n_), s.archive_capacity, state_.data(), de_tiles(),
+          de_tile_first_.data(), de_success_.data(), de_slot_.data(), de_owner_.data()});
       rt_.de_archive(cuda_kernels::de_archive_args<gene, fitness>{src, de_archive_.data(), de_success_.data(),
                                                                   de_slot_.data(), de_owner_.data()});
+    }
     enqueue_finish(dst, de_launch_.blocks, 0, true);
   }
 
@@ -574,6 +579,7 @@ class cuda_executor {
   buffer<std::uint32_t> de_owner_, de_slot_;
   buffer<std::uint8_t> de_success_;
   buffer<de_success_sums> de_tile_success_;
+  buffer<std::uint32_t> de_tile_first_;  ///< de_update -> de_slots: each tile's first archive position
   buffer<cuda_kernels::de_counters> de_counters_;
   typename Runtime::template host_buffer<cuda_kernels::de_counters> host_de_counters_;
   cuda_geometry::launch eval_{}, offspring_{}, de_launch_{};

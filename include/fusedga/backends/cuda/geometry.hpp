@@ -43,6 +43,9 @@ inline constexpr int kLongPairs = kLongThreads / 2;
 inline constexpr int kMaxFastElites = 8;
 /// Individuals each thread of the evaluation kernel takes when their rows fit in shared memory.
 inline constexpr std::uint32_t kEvaluationRows = 4;
+/// Rows of at most this many bytes are evaluated straight from global memory, not staged in shared memory:
+/// on an H200, seed/constrained-quadratic's 24-byte rows evaluated in 159 us at N = 10^7 so, 174 us staged.
+inline constexpr std::size_t kUnstagedRowBytes = 32;
 /// Blocks the evaluation keeps at least before a thread takes several rows: ~8 per SM of an H100/H200 (132 SMs).
 /// On an H200, 4 rows per thread at N = 10^5 (196 blocks) evaluated in 12.7 us against 10.3 us a row each.
 inline constexpr std::size_t kMinEvaluationBlocks = 1024;
@@ -74,38 +77,46 @@ inline launch de_launch(std::size_t n) {
 }
 
 /**
- * Evaluation of `n` individuals of `d` genes of `gene_bytes` each: blocks of
- * 128, 64 or 32 threads (the largest whose rows fit in kSharedBudget), each
- * thread evaluating `rows` = 4, 2 or 1 individuals of its block's tile: the
- * most that fit and still leave at least `min_blocks` blocks (fewer, longer
- * blocks reduce their summaries less often, but too few leave SMs idle);
- * genomes too long for a 32-row tile are read straight from global memory by
- * 128-thread blocks, a row per thread.
+ * Evaluation of `n` individuals of `d` genes of `gene_bytes` each, a thread
+ * taking `rows` = 4, 2 or 1 individuals of its block's tile: the most that
+ * still leave at least `min_blocks` blocks (fewer, longer blocks reduce their
+ * summaries less often, but too few leave SMs idle).
+ *  - rows of at most kUnstagedRowBytes: 128-thread blocks read them straight
+ *    from global memory (a warp's loads cover consecutive rows, so staging
+ *    would only add a barrier);
+ *  - longer rows: blocks of 128, 64 or 32 threads (the largest whose rows fit
+ *    in kSharedBudget) stage their tile in shared memory with coalesced
+ *    16-byte loads first;
+ *  - genomes too long for a 32-row tile: 128-thread blocks, a row per thread,
+ *    read from global memory.
  */
 inline launch evaluation_launch(std::size_t n, int d, std::size_t gene_bytes,
                                 std::size_t min_blocks = kMinEvaluationBlocks) {
   launch l;
   const std::size_t row = static_cast<std::size_t>(d) * gene_bytes;
-  for (const std::uint32_t threads : {128u, 64u, 32u}) {
-    if (threads * row <= kSharedBudget) {
-      l.threads = threads;
-      l.rows = 1;
-      for (const std::uint32_t rows : {kEvaluationRows, 2u}) {
-        if (rows * threads * row <= kSharedBudget && ceil_div(n, std::size_t(rows) * threads) >= min_blocks) {
-          l.rows = rows;
-          break;
-        }
-      }
-      l.per_block = l.threads * l.rows;
-      l.shared_bytes = (l.per_block * row + 15) / 16 * 16;
-      l.staged = true;
-      break;
-    }
-  }
-  if (!l.staged) {
-    l.per_block = 128;
+  const bool short_rows = row <= kUnstagedRowBytes;
+  const auto rows_for = [&](std::uint32_t threads, std::size_t bytes_per_row) {
+    for (const std::uint32_t rows : {kEvaluationRows, 2u})
+      if (rows * threads * bytes_per_row <= kSharedBudget && ceil_div(n, std::size_t(rows) * threads) >= min_blocks)
+        return rows;
+    return 1u;
+  };
+  if (short_rows) {
     l.threads = 128;
+    l.rows = rows_for(l.threads, 0);
+  } else {
+    for (const std::uint32_t threads : {128u, 64u, 32u}) {
+      if (threads * row <= kSharedBudget) {
+        l.threads = threads;
+        l.rows = rows_for(threads, row);
+        l.shared_bytes = (std::size_t(l.threads) * l.rows * row + 15) / 16 * 16;
+        l.staged = true;
+        break;
+      }
+    }
+    if (!l.staged) l.threads = 128;
   }
+  l.per_block = l.threads * l.rows;
   l.blocks = ceil_div(n, l.per_block);
   return l;
 }

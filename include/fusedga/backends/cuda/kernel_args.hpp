@@ -142,6 +142,19 @@ struct de_update_args {
   double* memory_F;
   double* memory_CR;
   de_counters* counters;
+  std::uint32_t* tile_first;  ///< tiles: the first archive position of each tile's successes (with an archive)
+  std::uint32_t* owner;       ///< capacity: cleared here, for de_slots
+};
+
+/// Arguments of de_slots_kernel (see de_slots): the archive rows of a generation's successful targets.
+template <class G, class F>
+struct de_slots_args {
+  counter_rng rng;
+  std::uint32_t population;
+  std::uint32_t capacity;  ///< archive rows, > 0
+  const run_state<rank_key_t<F>, F>* state;  ///< its generation: the one the DE kernel just produced
+  std::uint32_t tiles;
+  const std::uint32_t* tile_first;  ///< de_update's first position per tile
   const std::uint8_t* success;
   std::uint32_t* archive_slot;  ///< N: the archive row each successful target's parent goes to
   std::uint32_t* owner;         ///< capacity: 1 + the last target that writes the row (0: none)

@@ -201,7 +201,9 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
   using G = gene_t<Problem>;
   using F = fitness_t<Problem>;
   using K = rank_key_t<F>;
-  constexpr int C = cuda_geometry::kMaxFastElites;
+  // A thread sees at most kEvaluationRows rows, so it keeps them all (a longer list only costs registers).
+  constexpr int C = static_cast<int>(cuda_geometry::kEvaluationRows);
+  const int keep = a.cands < C ? a.cands : C;
   G* tile = dynamic_shared<G>();
   const std::size_t n = pop.size;
   const std::size_t d = static_cast<std::size_t>(kp.dimension);
@@ -242,7 +244,7 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
     sum += nan_key ? 0.0 : static_cast<double>(obj);
     feasible += !nan_key && vio == F(0) ? 1u : 0u;
     nan += nan_key ? 1u : 0u;
-    offer_sorted(mine, a.cands, candidate<K>{key, static_cast<std::uint32_t>(i)});
+    offer_sorted(mine, keep, candidate<K>{key, static_cast<std::uint32_t>(i)});
   }
   sum = block_sum(sum);
   feasible = block_sum(feasible);
@@ -554,6 +556,8 @@ __device__ __forceinline__ void finish_generation(const finish_args<G, F>& a) {
 #pragma unroll
   for (int c = 0; c < C; ++c) top[c] = worst_candidate<K>();
   const int keep = cands_per_block;  // <= C
+  // A runtime-indexed insertion (top in local memory): offer_sorted's unrolled one took 152 registers here, too
+  // many for kFinishThreads threads.
   const auto offer = [&](const candidate<K>& x) {
     if (!before(x, top[keep - 1])) return;
     int pos = keep - 1;
@@ -666,129 +670,114 @@ __global__ void plus_survival_kernel(plus_args<G, F> a) { plus_survival(a); }
  *
  * SHADE's memories: the tiles' success sums are folded in tile order, as the CPU folds them, so the sums are
  * bitwise the CPU's. The block stages 1,024 tiles' sums at a time in shared memory with coalesced loads, and
- * lanes 0..4 of warp 0 fold one field each (the count as a double: exact below 2^53) in one branch-free,
- * unrolled loop — every field's chain of additions is the CPU's, the five chains run in lockstep — then
- * shade_update_memory runs on thread 0.
+ * lanes 0..4 of warp 0 fold one field each (the count as a double: exact below 2^53) in one unrolled loop —
+ * every field's chain of additions is the CPU's, the five chains run in lockstep — then shade_update_memory
+ * runs on thread 0.
  *
- * The archive: the successful targets, in slot order, get their parent's archive row — appended while there is
- * room, else a row drawn from stream::de_archive — and each row's last writer is recorded in `owner`
- * (atomicMax), so de_archive copies what the CPU's sequential loop leaves there. Each warp owns a contiguous
- * segment of targets and walks it 512 flags at a time, 16 consecutive flags per lane (one 16-byte load), so
- * every load is coalesced: a first pass counts the warp's successes, a scan of the warp counts gives every
- * segment its first position, and a second pass assigns positions in order (a warp scan of the lanes' counts
- * per step). On an H200 at N = 10^6, a thread-per-segment walk (strided byte loads) and a fold staged 256 tiles
- * at a time took 1.66 ms, the whole DE generation's time but 0.2 ms.
+ * The archive: the lane that folds the counts also writes each tile's first archive position (the archive's
+ * size plus the successes of the tiles before it) to `tile_first`, for de_slots; the archive's new size is
+ * written and the rows' last-writer marks `owner` are cleared.
+ *
+ * On an H200 at N = 10^6 this kernel with the slot assignment inside it (one block walking the success flags)
+ * took 0.75-1.3 ms of a 0.96 ms DE generation; 5.6 ms before the fold was staged.
  */
 template <class G, class F>
 __device__ __forceinline__ void de_update(const de_update_args<G, F>& a) {
-  constexpr unsigned full = 0xffffffffu;
-  __shared__ std::uint32_t warp_first[32];
   __shared__ std::uint32_t base;
   const unsigned t = threadIdx.x;
-  if (a.spec.adaptive()) {
-    constexpr unsigned chunk = 1024;  // tiles' sums staged at a time, one array per field
-    constexpr int fields = 5;         // weight, weight_F, weight_F2, weight_CR, count
-    __shared__ double staged[fields][chunk];
-    __shared__ double folded[fields];
-    double field = 0;
-    for (std::uint32_t first = 0; first < a.tiles; first += chunk) {
-      const std::uint32_t here = a.tiles - first < chunk ? a.tiles - first : chunk;
-      for (std::uint32_t k = t; k < here; k += blockDim.x) {
-        const de_success_sums& x = a.tile_success[first + k];
-        staged[0][k] = x.weight;
-        staged[1][k] = x.weight_F;
-        staged[2][k] = x.weight_F2;
-        staged[3][k] = x.weight_CR;
-        staged[4][k] = static_cast<double>(x.count);
-      }
-      __syncthreads();
-      if (t < fields) {
-        const double* column = staged[t];
-#pragma unroll 16
-        for (std::uint32_t k = 0; k < here; ++k) field += column[k];
-      }
-      __syncthreads();
-    }
-    if (t < fields) folded[t] = field;
-    __syncthreads();
-    if (t == 0) {
-      de_success_sums all;
-      all.weight = folded[0];
-      all.weight_F = folded[1];
-      all.weight_F2 = folded[2];
-      all.weight_CR = folded[3];
-      all.count = static_cast<std::uint32_t>(folded[4]);
-      int next = a.counters->next_memory;
-      shade_update_memory(all, a.memory_F, a.memory_CR, a.spec.memory, next);
-      a.counters->next_memory = next;
-    }
-  }
-  if (t == 0) base = a.counters->archive_size;
   const std::uint32_t capacity = a.spec.archive_capacity;
-  if (capacity == 0) return;  // uniform over the block
+  if (t == 0) base = a.counters->archive_size;
   for (std::uint32_t k = t; k < capacity; k += blockDim.x) a.owner[k] = 0;
-  const std::uint32_t generation = a.state->generation;
-  const std::size_t n = a.population;
-  constexpr unsigned kLaneFlags = 16, kStep = 32 * kLaneFlags;
-  const unsigned lane = t % 32, warp = t / 32, warps = blockDim.x / 32;
-  const std::size_t per_warp = (n + std::size_t(warps) * kStep - 1) / (std::size_t(warps) * kStep) * kStep;
-  const std::size_t lo = warp * per_warp < n ? warp * per_warp : n;
-  const std::size_t hi = n - lo < per_warp ? n : lo + per_warp;
-  const bool vectors = (reinterpret_cast<std::uintptr_t>(a.success) & 15) == 0;
-  // Bit k: target first + k succeeded (targets at or past hi: 0).
-  const auto flags_at = [&](std::size_t first) {
-    unsigned bits = 0;
-    if (vectors && first + kLaneFlags <= hi) {
-      const uint4 v = *reinterpret_cast<const uint4*>(a.success + first);
-      const unsigned words[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-      for (int k = 0; k < 16; ++k) bits |= ((words[k / 4] >> (8 * (k % 4))) & 0xffu) != 0 ? 1u << k : 0u;
-    } else {
-      for (unsigned k = 0; k < kLaneFlags && first + k < hi; ++k) bits |= a.success[first + k] ? 1u << k : 0u;
-    }
-    return bits;
-  };
-  std::uint32_t count = 0;
-  for (std::size_t step = lo; step < hi; step += kStep) count += warp_sum(static_cast<std::uint32_t>(__popc(flags_at(step + lane * kLaneFlags))));
-  if (lane == 0) warp_first[warp] = count;
-  __syncthreads();  // also orders the owner reset before the atomics below
-  if (t == 0) {
-    std::uint32_t running = base;
-    for (unsigned w = 0; w < warps; ++w) {
-      const std::uint32_t c = warp_first[w];
-      warp_first[w] = running;
-      running += c;
-    }
-    a.counters->archive_size = running < capacity ? running : capacity;
-  }
   __syncthreads();
-  std::uint32_t position = warp_first[warp];
-  for (std::size_t step = lo; step < hi; step += kStep) {
-    const std::size_t first = step + lane * kLaneFlags;
-    unsigned bits = flags_at(first);
-    const std::uint32_t mine = static_cast<std::uint32_t>(__popc(bits));
+  constexpr unsigned chunk = 1024;  // tiles' sums staged at a time, one array per field
+  constexpr int fields = 5;         // weight, weight_F, weight_F2, weight_CR, count
+  constexpr unsigned counts = 4;    // the lane that folds the counts
+  __shared__ double staged[fields][chunk];
+  __shared__ double folded[fields];
+  double field = 0;
+  for (std::uint32_t first = 0; first < a.tiles; first += chunk) {
+    const std::uint32_t here = a.tiles - first < chunk ? a.tiles - first : chunk;
+    for (std::uint32_t k = t; k < here; k += blockDim.x) {
+      const de_success_sums& x = a.tile_success[first + k];
+      staged[0][k] = x.weight;
+      staged[1][k] = x.weight_F;
+      staged[2][k] = x.weight_F2;
+      staged[3][k] = x.weight_CR;
+      staged[counts][k] = static_cast<double>(x.count);
+    }
+    __syncthreads();
+    if (t < fields) {
+      const double* column = staged[t];
+#pragma unroll 16
+      for (std::uint32_t k = 0; k < here; ++k) {
+        if (t == counts && capacity > 0) a.tile_first[first + k] = base + static_cast<std::uint32_t>(field);
+        field += column[k];
+      }
+    }
+    __syncthreads();
+  }
+  if (t < fields) folded[t] = field;
+  __syncthreads();
+  if (t == 0 && a.spec.adaptive()) {
+    de_success_sums all;
+    all.weight = folded[0];
+    all.weight_F = folded[1];
+    all.weight_F2 = folded[2];
+    all.weight_CR = folded[3];
+    all.count = static_cast<std::uint32_t>(folded[counts]);
+    int next = a.counters->next_memory;
+    shade_update_memory(all, a.memory_F, a.memory_CR, a.spec.memory, next);
+    a.counters->next_memory = next;
+  }
+  if (t == 0 && capacity > 0) {
+    const std::uint32_t total = base + static_cast<std::uint32_t>(folded[counts]);
+    a.counters->archive_size = total < capacity ? total : capacity;
+  }
+}
+
+/// The single-block SHADE memory and archive-size kernel of a DE generation (de_update).
+template <class G, class F>
+__global__ void de_update_kernel(de_update_args<G, F> a) { de_update(a); }
+
+/**
+ * The archive rows of the successful targets, a warp per tile of kShadeSumTargets targets (whole warps per
+ * block): the tile's successes, in slot order, take the positions from `tile_first[tile]` on (a warp scan of
+ * the lanes' flags, 32 targets at a time) — a position below the capacity is that row, a later one a row drawn
+ * from stream::de_archive — and each row's last writer is recorded in `owner` (atomicMax), so de_archive copies
+ * what the CPU's sequential loop leaves there.
+ */
+template <class G, class F>
+__device__ __forceinline__ void de_slots(const de_slots_args<G, F>& a) {
+  static_assert(kShadeSumTargets % 32 == 0, "whole warps per tile");
+  constexpr unsigned full = 0xffffffffu;
+  const unsigned lane = threadIdx.x % 32;
+  const std::size_t tile = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  if (tile >= a.tiles) return;  // uniform over the warp
+  const std::uint32_t generation = a.state->generation;
+  std::uint32_t position = a.tile_first[tile];
+  for (unsigned half = 0; half < kShadeSumTargets; half += 32) {
+    const std::size_t i = tile * kShadeSumTargets + half + lane;
+    const std::uint32_t mine = i < a.population && a.success[i] ? 1u : 0u;
     std::uint32_t inclusive = mine;
     for (unsigned o = 1; o < 32; o <<= 1) {
       const std::uint32_t v = __shfl_up_sync(full, inclusive, o);
       if (lane >= o) inclusive += v;
     }
-    std::uint32_t p = position + inclusive - mine;
-    while (bits != 0) {
-      const unsigned k = static_cast<unsigned>(__ffs(static_cast<int>(bits)) - 1);
-      bits &= bits - 1;
-      const std::uint32_t i = static_cast<std::uint32_t>(first + k);
-      const std::uint32_t slot = p < capacity ? p : below(a.rng(i, generation, stream::de_archive, 0).v[0], capacity);
+    if (mine) {
+      const std::uint32_t p = position + inclusive - 1;
+      const std::uint32_t target = static_cast<std::uint32_t>(i);
+      const std::uint32_t slot =
+          p < a.capacity ? p : below(a.rng(target, generation, stream::de_archive, 0).v[0], a.capacity);
       a.archive_slot[i] = slot;
-      atomicMax(a.owner + slot, i + 1);
-      ++p;
+      atomicMax(a.owner + slot, target + 1);
     }
     position += __shfl_sync(full, inclusive, 31);
   }
 }
 
-/// The single-block SHADE memory and archive-slot kernel of a DE generation (de_update).
+/// The archive-slot kernel of a DE generation (de_slots).
 template <class G, class F>
-__global__ void de_update_kernel(de_update_args<G, F> a) { de_update(a); }
+__global__ void de_slots_kernel(de_slots_args<G, F> a) { de_slots(a); }
 
 /// Copies each archive row's last writer (de_update's `owner`) from the parents: thread per gene.
 template <class G, class F>

@@ -94,6 +94,12 @@ class cuda_runtime {
     FUSEDGA_CUDA_TRY(cudaGetLastError());
   }
   template <class G, class F>
+  void de_slots(const cuda_kernels::de_slots_args<G, F>& a) {
+    constexpr unsigned threads = 256, tiles_per_block = threads / 32;
+    cuda_kernels::de_slots_kernel<G, F><<<cuda_geometry::ceil_div(a.tiles, tiles_per_block), threads, 0, stream()>>>(a);
+    FUSEDGA_CUDA_TRY(cudaGetLastError());
+  }
+  template <class G, class F>
   void de_archive(const cuda_kernels::de_archive_args<G, F>& a) {
     const std::size_t genes = a.parents.size * static_cast<std::size_t>(a.parents.dimension);
     cuda_kernels::de_archive_kernel<G, F><<<cuda_geometry::grid_for(genes, 256), 256, 0, stream()>>>(a);
