@@ -501,9 +501,10 @@ class cuda_executor {
                                                       sort_out_.data(), de_success_.data(), de_tile_success_.data(),
                                                       cands_, totals_.data(), candidates_.data()});
     if (s.adaptive() || s.archive_capacity > 0)
-      rt_.de_update(cuda_kernels::de_update_args<gene, fitness>{
-          s, kp_.rng, static_cast<std::uint32_t>(n_), state_.data(), de_tile_success_.data(), de_tiles(),
-          de_memory_F_.data(), de_memory_CR_.data(), de_counters_.data(), de_tile_first_.data(), de_owner_.data()});
+      rt_.de_update(cuda_kernels::de_update_args<gene, fitness>{s, de_tile_success_.data(), de_tiles(),
+                                                                de_memory_F_.data(), de_memory_CR_.data(),
+                                                                de_counters_.data(), de_tile_first_.data(),
+                                                                de_owner_.data()});
     if (s.archive_capacity > 0) {
       rt_.de_slots(cuda_kernels::de_slots_args<gene, fitness>{
           kp_.rng, static_cast<std::uint32_t>(n_), s.archive_capacity, state_.data(), de_tiles(),

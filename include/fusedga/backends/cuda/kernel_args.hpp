@@ -134,9 +134,6 @@ struct de_args {
 template <class G, class F>
 struct de_update_args {
   de_spec spec;
-  counter_rng rng;
-  std::uint32_t population;
-  const run_state<rank_key_t<F>, F>* state;  ///< its generation: the one the DE kernel just produced
   const de_success_sums* tile_success;
   std::uint32_t tiles;
   double* memory_F;

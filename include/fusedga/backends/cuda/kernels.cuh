@@ -678,8 +678,8 @@ __global__ void plus_survival_kernel(plus_args<G, F> a) { plus_survival(a); }
  * size plus the successes of the tiles before it) to `tile_first`, for de_slots; the archive's new size is
  * written and the rows' last-writer marks `owner` are cleared.
  *
- * On an H200 at N = 10^6 this kernel with the slot assignment inside it (one block walking the success flags)
- * took 0.75-1.3 ms of a 0.96 ms DE generation; 5.6 ms before the fold was staged.
+ * On an H200 at N = 10^6, moving the slot assignment out of this single block into de_slots took the DE
+ * generation from 0.96 to 0.69 ms (5.6 ms before the fold was staged; docs/cuda.md, "SHADE on the GPU").
  */
 template <class G, class F>
 __device__ __forceinline__ void de_update(const de_update_args<G, F>& a) {
