@@ -41,10 +41,11 @@ inline constexpr int kLongThreads = 32;
 inline constexpr int kLongPairs = kLongThreads / 2;
 /// Elites (top-E) chosen by the block-level selection; larger E sorts the population's keys (CUB radix sort).
 inline constexpr int kMaxFastElites = 8;
-/// Individuals each thread of the evaluation kernel takes when their rows fit in shared memory.
+/// Individuals each thread of the evaluation kernel takes at most (fewer where its staged tile would not fit or
+/// where the blocks would be too few: evaluation_launch).
 inline constexpr std::uint32_t kEvaluationRows = 4;
 /// Rows of at most this many bytes are evaluated straight from global memory, not staged in shared memory:
-/// on an H200, seed/constrained-quadratic's 24-byte rows evaluated in 159 us at N = 10^7 so, 174 us staged.
+/// on an H200, seed/constrained-quadratic's 24-byte rows evaluated in 159 us at N = 10^7, against 174 us staged.
 inline constexpr std::size_t kUnstagedRowBytes = 32;
 /// Blocks the evaluation keeps at least before a thread takes several rows: ~8 per SM of an H100/H200 (132 SMs).
 /// On an H200, 4 rows per thread at N = 10^5 (196 blocks) evaluated in 12.7 us against 10.3 us a row each.
@@ -95,9 +96,10 @@ inline launch evaluation_launch(std::size_t n, int d, std::size_t gene_bytes,
   launch l;
   const std::size_t row = static_cast<std::size_t>(d) * gene_bytes;
   const bool short_rows = row <= kUnstagedRowBytes;
-  const auto rows_for = [&](std::uint32_t threads, std::size_t bytes_per_row) {
+  // staged_row_bytes: the shared memory a row takes (0 when rows are read from global memory).
+  const auto rows_for = [&](std::uint32_t threads, std::size_t staged_row_bytes) {
     for (const std::uint32_t rows : {kEvaluationRows, 2u})
-      if (rows * threads * bytes_per_row <= kSharedBudget && ceil_div(n, std::size_t(rows) * threads) >= min_blocks)
+      if (rows * threads * staged_row_bytes <= kSharedBudget && ceil_div(n, std::size_t(rows) * threads) >= min_blocks)
         return rows;
     return 1u;
   };

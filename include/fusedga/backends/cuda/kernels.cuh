@@ -567,23 +567,11 @@ __device__ __forceinline__ void finish_generation(const finish_args<G, F>& a) {
     }
     top[pos] = x;
   };
-  // The fold is latency-bound (one block): the totals' loads are unrolled, the candidates are loaded eight at a
-  // time before any is offered, so several loads are in flight per thread.
-#pragma unroll 4
   for (std::uint32_t b = threadIdx.x; b < blocks; b += blockDim.x) {
     sum += totals[b].objective_sum;
     feasible += totals[b].feasible;
     nan += totals[b].not_a_number;
-  }
-  const std::size_t offered = static_cast<std::size_t>(blocks) * keep, stride = blockDim.x;
-  constexpr int batch_size = 8;
-  for (std::size_t e = threadIdx.x; e < offered; e += batch_size * stride) {
-    candidate<K> batch[batch_size];
-#pragma unroll
-    for (int q = 0; q < batch_size; ++q)
-      batch[q] = e + q * stride < offered ? cands[e + q * stride] : worst_candidate<K>();
-#pragma unroll
-    for (int q = 0; q < batch_size; ++q) offer(batch[q]);
+    for (int r = 0; r < keep; ++r) offer(cands[static_cast<std::size_t>(b) * keep + r]);
   }
   for (std::uint32_t k = threadIdx.x; k < elite_slots; k += blockDim.x) {
     const bool nan_key = is_nan_key(pop.rank_key[k]);
