@@ -5,6 +5,8 @@
 //            [--threads 1,2] [--repeats N] [--min-time S] [--precision double|float]
 //            [--set key=value ...] [--workloads eval,generation]
 //            [--tiers object,unfused,fused] [--json FILE] [--report DIR] [--quiet]
+//   ga-bench PROBLEM_OR_CONFIG --workloads islands [--islands 1,4,16,64] [--weak] [--sizes ...] [--backends ...]
+//            [--threads ...] [--set ga.islands.migration.every=10 ...] [--json FILE]   (also under mpirun -np R)
 //   ga-bench --compare A.json B.json
 //   ga-bench --quality SUITE.yaml [--seeds 25] [--budget 500000] [--methods a,b] [--problems a,b] [--stop-at-target]
 //            [--report DIR] [--python python3]      (docs/quality.md)
@@ -28,6 +30,7 @@
 #include <tbb/info.h>
 
 #include "app_main.hpp"
+#include "mpi_world.hpp"
 #include "bench/bench_config.hpp"
 #include "bench/bench_cuda.hpp"
 #include "bench/bench_expression.hpp"
@@ -35,6 +38,7 @@
 #include "bench/bench_labels.hpp"
 #include "bench/bench_runner.hpp"
 #include "bench/bench_target.hpp"
+#include "bench/islands_bench.hpp"
 #include "bench/quality_runner.hpp"
 #include "bench/quality_suite.hpp"
 #include "bench/report_flops.hpp"
@@ -48,6 +52,11 @@
 #include "report/quality_report.hpp"
 #include "report/report_metrics.hpp"
 #include "report/report_writer.hpp"
+#if defined(FUSEDGA_HAS_MPI)
+#include <mpi.h>
+
+#include "fusedga/islands/mpi_transport.hpp"
+#endif
 
 namespace {
 
@@ -106,7 +115,7 @@ std::vector<int> default_thread_counts(int cores) {
   return t;
 }
 
-int run(int argc, char** argv) {
+int run(int argc, char** argv, const fusedga::apps::mpi_world& world) {
   CLI::App app{
       "ga-bench: time one problem through every evaluation tier (object-per-individual, unfused NumPy-style, fused) "
       "and backend, with achieved bandwidth against this machine's measured copy bandwidth.",
@@ -152,7 +161,16 @@ int run(int argc, char** argv) {
   app.add_option("--precision", precision, "double or float (default: the config's, double for a built-in name)")
       ->check(CLI::IsMember({"double", "float"}));
   app.add_option("--set", sets, "override a config value, key.path=value (repeatable)");
-  app.add_option("--workloads", workloads_text, "eval, generation (default both)")->delimiter(',');
+  app.add_option("--workloads", workloads_text,
+                 "eval, generation (default both); or islands alone: the island model's generation against one "
+                 "population and its communication per epoch (--islands, --weak; under mpirun over the ranks)")
+      ->delimiter(',');
+  std::vector<int> island_counts;
+  bool weak = false;
+  app.add_option("--islands", island_counts, "--workloads islands: island counts I (default 1,4,16,64)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--weak", weak, "--workloads islands: weak scaling, --sizes and --islands per MPI rank");
   app.add_option("--tiers", tiers_text, "object, unfused, fused (default all)")->delimiter(',');
   app.add_option("--json", json_path, "also write the report as JSON to FILE (atomically)");
   app.add_option("--report", report_dir,
@@ -210,6 +228,9 @@ int run(int argc, char** argv) {
     return 2;
   }
 
+  const bool islands_workload = std::find(workloads_text.begin(), workloads_text.end(), "islands") != workloads_text.end();
+  if (world.size > 1 && !islands_workload)
+    throw config_error("under mpirun, ga-bench measures only --workloads islands (the island model over the ranks)");
   if (list) {
     for (const auto& e : fusedga::builtin_problems()) std::cout << fmt::format("{:<36} {}\n", e.name, e.description);
     return 0;
@@ -252,6 +273,56 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (target_name.empty()) throw config_error("a built-in problem name or a config file is required (see --help, --list)");
+  if (islands_workload) {  // islands_bench.hpp
+    if (workloads_text.size() > 1) throw config_error("--workloads islands runs alone (not with eval or generation)");
+    if (!report_dir.empty()) throw config_error("--report: not for --workloads islands (use --json)");
+    fusedga::islands_bench_plan plan;
+    for (const auto& s : sizes_option->count() ? sizes_text : std::vector<std::string>{"10000", "100000"})
+      plan.sizes.push_back(parse_size(s));
+    const auto kinds = backends_text.empty()
+                           ? std::vector<fusedga::backend_kind>{fusedga::backend_kind::serial, fusedga::backend_kind::tbb}
+                           : parse_choices(backends_text, "--backends", fusedga::bench_backends);
+    const int cores = ::tbb::info::default_concurrency();
+    // Under mpirun, a node's cores are shared by its ranks (as ga-run does).
+    if (threads.empty()) threads = {std::max(1, cores / std::max(1, world.local_size))};
+    for (const auto k : kinds) {
+      if (k == fusedga::backend_kind::tbb)
+        for (const int t : threads) plan.backends.push_back({k, t});
+      else
+        plan.backends.push_back({k, 1});
+    }
+    if (!island_counts.empty()) plan.island_counts = island_counts;
+    plan.weak = weak;
+    plan.repeats.min_repeats = repeats;
+    plan.repeats.min_time_s = min_time;
+    if (!json_path.empty()) {
+      const auto dir = std::filesystem::absolute(json_path).parent_path();
+      if (!std::filesystem::is_directory(dir))
+        throw config_error("--json " + json_path + ": directory " + dir.string() + " does not exist");
+    }
+    fusedga::run_config cfg = fusedga::resolve_bench_config(target_name, sets);
+    if (precision == "float") cfg.precision = fusedga::precision_kind::float32;
+    if (precision == "double") cfg.precision = fusedga::precision_kind::float64;
+    fusedga::transport_maker make = fusedga::local_transports();
+#if defined(FUSEDGA_HAS_MPI)
+    if (world.size > 1)
+      make = [](int islands) {
+        return std::make_unique<fusedga::owning_transport<fusedga::islands::mpi_transport>>(MPI_COMM_WORLD, islands);
+      };
+#endif
+    std::vector<std::string> notes;
+    const auto rows = fusedga::run_islands_bench(cfg, plan, make, notes, [&](const std::string& line) {
+      if (!quiet) std::cerr << "ga-bench: " << line << std::endl;
+    });
+    if (world.rank != 0) return 0;  // rank 0 prints and writes
+    const std::string name = cfg.problem.expression ? cfg.source : cfg.problem.builtin;
+    std::cout << fusedga::format_islands_table(name, rows, notes) << std::flush;
+    if (!json_path.empty()) {
+      fusedga::write_file_atomic(json_path, fusedga::islands_bench_json(name, rows, notes).dump(2) + "\n");
+      if (!quiet) std::cerr << "ga-bench: wrote " << json_path << "\n";
+    }
+    return 0;
+  }
   if (!report_dir.empty()) {
     fusedga::check_report_dir(report_dir);  // before minutes of measuring, not after
     if (sizes_option->count() == 0) sizes_text = report_sizes;
@@ -328,5 +399,9 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return fusedga::apps::guarded_main("ga-bench", [&] { return run(argc, argv); });
+  fusedga::apps::mpi_world world;
+  if (const int code = world.init(argc, argv, "ga-bench"); code != 0) return code;
+  world.agreed = true;  // no pre-run agreement: every rank parses the same command line alike
+  const std::string app = world.rank > 0 ? "ga-bench[rank " + std::to_string(world.rank) + "]" : "ga-bench";
+  return world.finish(fusedga::apps::guarded_main(app.c_str(), [&] { return run(argc, argv, world); }));
 }

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app_main.hpp"
+#include "mpi_world.hpp"
 #include "fusedga/config/explain_islands.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/result_writer.hpp"
@@ -56,66 +57,6 @@ extern "C" void on_stop_signal(int sig) {
   // Said at once (write(2) is async-signal-safe): a generation of heavy expressions can take a while.
   static const char said[] = "\nga-run: stopping at the end of this generation (or compile); Ctrl-C again stops at once\n";
   if (sig == SIGINT && !g_quiet) (void)!::write(STDERR_FILENO, said, sizeof said - 1);
-}
-
-/// This process's place in an mpirun job (`mpirun -np R ga-run CONFIG`): the config's islands spread over the
-/// R ranks of MPI_COMM_WORLD; rank 0 prints and writes, every rank exits with the same status. Without
-/// mpirun (or with R = 1) ga-run runs as it always did.
-struct mpi_world {
-  bool active = false;  ///< MPI initialized (a build with MPI, started by mpirun)
-  int rank = 0, size = 1;
-  int local_size = 1;   ///< ranks on this node (OMPI_COMM_WORLD_LOCAL_SIZE)
-  bool agreed = false;  ///< this rank took part in the pre-run agreement
-  /// Every rank's `code`'s maximum (collective): whether any rank failed before the run, or how the run ended.
-  int agree(int code) {
-#if defined(FUSEDGA_HAS_MPI)
-    if (active) {
-      int all = code;
-      MPI_Allreduce(&code, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-      return all;
-    }
-#endif
-    return code;
-  }
-  /// The end-of-run agreement of a rank whose run failed (`code` != 0). A failure inside the island model reaches
-  /// every rank at an epoch's gather, so all of them get here within moments; one before the islands started
-  /// (this node's JIT compiler missing, say) leaves the others waiting for this rank in the first gather, forever.
-  /// So a failed rank waits `patience_s` for the others, then aborts the job (mpirun ends every rank).
-  int agree_or_abort(int code, double patience_s) {
-#if defined(FUSEDGA_HAS_MPI)
-    if (active && size > 1 && code != 0) {
-      int all = code;
-      MPI_Request request;
-      MPI_Iallreduce(&code, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &request);
-      const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(patience_s);
-      for (int done = 0;;) {
-        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-        if (done) break;
-        if (std::chrono::steady_clock::now() > deadline) {
-          std::fprintf(stderr, "ga-run[rank %d]: the other ranks did not end with this one (they wait for it in the "
-                       "run): aborting every rank\n", rank);
-          std::fflush(stderr);
-          MPI_Abort(MPI_COMM_WORLD, code);
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      }
-      return all;
-    }
-#endif
-    return agree(code);
-  }
-};
-
-/// Whether mpirun (Open MPI's, or any PMIx launcher) started this process, from the environment it sets.
-bool launched_by_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK"); }
-
-/// A positive integer environment variable, or `fallback`.
-int env_int(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  const long n = std::strtol(v, &end, 10);
-  return *end == '\0' && n > 0 && n < (1 << 30) ? static_cast<int>(n) : fallback;
 }
 
 /// What ga-run keeps in a checkpoint's metadata to resume a run from the checkpoint alone: the config as
@@ -291,7 +232,7 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
   }
 }
 
-int run(int argc, char** argv, mpi_world& world) {
+int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
   CLI::App app{"ga-run: solve a problem with FusedGA's fused genetic algorithm"};
   std::string config_path;
   std::string backend;
@@ -420,7 +361,7 @@ int run(int argc, char** argv, mpi_world& world) {
   cfg.backend = fusedga::resolve_backend(cfg, &notice);
   if (!notice.empty() && !quiet) fmt::print(stderr, "{}\n", notice);
   if (world.active && cfg.backend == fusedga::backend_kind::cuda && cfg.device < 0)  // device: auto, one GPU per rank
-    cfg.device = env_int("OMPI_COMM_WORLD_LOCAL_RANK", 0) % std::max(1, fusedga::cuda_device_count());
+    cfg.device = fusedga::apps::env_int("OMPI_COMM_WORLD_LOCAL_RANK", 0) % std::max(1, fusedga::cuda_device_count());
 
   progress_line progress(!quiet && ::isatty(STDERR_FILENO) != 0, cfg.ga.generations);
   fusedga::run_hooks hooks;
@@ -525,33 +466,10 @@ int run(int argc, char** argv, mpi_world& world) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  mpi_world world;
-  if (launched_by_mpirun()) {
-#if defined(FUSEDGA_HAS_MPI)
-    int provided = 0;  // only the thread that calls solve talks to MPI
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    world.active = true;
-    MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &world.size);
-    world.local_size = env_int("OMPI_COMM_WORLD_LOCAL_SIZE", 1);
-#else
-    if (env_int("OMPI_COMM_WORLD_SIZE", 1) > 1) {
-      std::fprintf(stderr, "ga-run: started by mpirun with %d ranks, but this ga-run was built without MPI: every "
-                   "rank would run the whole config; rebuild with Open MPI (apt-get install libopenmpi-dev "
-                   "openmpi-bin) or run it without mpirun\n", env_int("OMPI_COMM_WORLD_SIZE", 1));
-      return 2;
-    }
-#endif
-  }
+  fusedga::apps::mpi_world world;
+  if (const int code = world.init(argc, argv, "ga-run"); code != 0) return code;
   // Ranks other than 0 name themselves in their messages (each rank says how the run ended for it).
   const std::string app = world.rank > 0 ? "ga-run[rank " + std::to_string(world.rank) + "]" : "ga-run";
   int code = fusedga::apps::guarded_main(app.c_str(), [&] { return run(argc, argv, world); });
-#if defined(FUSEDGA_HAS_MPI)
-  if (world.active) {
-    if (!world.agreed) code = std::max(code, world.agree(code));  // the pre-run agreement it left early
-    code = world.agree_or_abort(code, 10.0);  // every rank exits with the same status
-    MPI_Finalize();
-  }
-#endif
-  return code;
+  return world.finish(code);
 }

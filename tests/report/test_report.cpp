@@ -917,6 +917,36 @@ TEST_CASE("ga-bench --report DIR end to end on a tiny sweep, then --compare", "[
   CHECK(has(bad.err, "exists and is not a directory"));
 }
 
+TEST_CASE("ga-bench --workloads islands: the table, the JSON, and what it refuses", "[report][ga-bench]") {
+  if (!ga_bench_built()) return;
+  scratch_dir d;
+  const std::string out = (d / "islands.json").string();
+  const outcome r = ga_bench(d, "classic/rastrigin --workloads islands --sizes 400 --islands 1,4 --backends serial,tbb "
+                                "--threads 2 --repeats 2 --min-time 0 --set ga.islands.count=4 --set ga.islands.migration.size=3 --json " + out);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(has(r.out, "ga-bench islands: classic/rastrigin, migration every M = 10 generations, K = 3, ring; ranks R = 1"));
+  const json j = json::parse(slurp(out));
+  REQUIRE(j["rows"].size() == 4);  // serial and TBB x2, each I = 1 and 4
+  CHECK(j["rows"][1]["backend"] == "serial");
+  CHECK(j["rows"][3]["backend"] == "tbb");
+  CHECK(j["rows"][3]["threads"] == 2);
+  CHECK(j["rows"][3]["islands"] == 4);
+  CHECK(j["rows"][3]["migrant_bytes"] == 4 * 3 * (30 * 8 + 16));  // d = 30 doubles, K = 3, a packet per island
+  CHECK(j["rows"][3].contains("vs_one_population"));
+
+  const outcome mixed = ga_bench(d, "classic/rastrigin --workloads islands,eval");
+  CHECK(mixed.exit_code == 2);
+  CHECK(has(mixed.err, "--workloads islands runs alone"));
+  const outcome gpu = ga_bench(d, "classic/rastrigin --workloads islands --backends cuda --sizes 100");
+  CHECK(gpu.exit_code == 2);
+  CHECK(has(gpu.err, "runs on serial and tbb, not cuda"));
+  const outcome report = ga_bench(d, "classic/rastrigin --workloads islands --report " + (d / "r").string());
+  CHECK(report.exit_code == 2);
+  CHECK(has(report.err, "--report: not for --workloads islands"));
+  CHECK_FALSE(std::filesystem::exists(d / "r"));
+}
+
 TEST_CASE("ga-bench --report sweeps 10^2, 10^4, 9x10^5 and 10^6 by default", "[report][ga-bench]") {
   if (!ga_bench_built()) return;
   scratch_dir d;
