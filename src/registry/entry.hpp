@@ -23,12 +23,18 @@
 
 namespace fusedga::detail {
 
-/// The gradient repair runs in the CPU executors' offspring pass only (repair_pass.hpp).
+/// The gradient repair runs in the CPU executors' offspring pass only (repair_pass.hpp): asked of the run or of
+/// any heterogeneous island (ga.islands.variants) on the CUDA backend, it is a config error, not skipped.
 inline void check_repair_backend(const run_config& cfg) {
-  if (cfg.ga.constraints.gradient_repair.rate > 0)
-    throw config_error(cfg.source +
-                       ": ga.constraint_handling.gradient_repair: not yet available on the CUDA backend; use "
+  const auto refuse = [&](const std::string& where) {
+    throw config_error(cfg.source + ": " + where +
+                       "constraint_handling.gradient_repair: not yet available on the CUDA backend; use "
                        "backend: tbb (or serial), or rate: 0");
+  };
+  if (cfg.ga.constraints.gradient_repair.rate > 0) refuse("ga.");
+  const auto& variants = cfg.ga.islands.variants;
+  for (std::size_t k = 0; k < variants.size(); ++k)
+    if (variants[k].constraints.gradient_repair.rate > 0) refuse("ga.islands.variants[" + std::to_string(k) + "].");
 }
 
 /// What identifies the problem of `cfg` in a checkpoint: the built-in's name and parameters, or the
