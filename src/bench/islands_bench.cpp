@@ -76,14 +76,47 @@ std::vector<islands_bench_row> run_islands_bench(const run_config& cfg, const is
   const auto note = [&](const std::string& line) {
     if (std::find(notes.begin(), notes.end(), line) == notes.end()) notes.push_back(line);
   };
+  // One cell per island count of an (N, backend) group; the cells' pairs of runs alternate, round by round, so
+  // that drift in the machine's load spreads over them alike.
+  struct cell {
+    run_config cfg;
+    std::unique_ptr<islands::any_transport> transport;
+    std::vector<double> per_generation;            // seconds, one per pair
+    std::vector<std::vector<pair_figures>> pairs;  // every rank's figures, one per pair
+    double total_s = 0;
+  };
+  const repeat_policy& rp = plan.repeats;
+  const std::size_t min_repeats = static_cast<std::size_t>(std::max(1, rp.min_repeats));
+  const auto measure = [&](cell& x) {
+    const timed_run a = run_once(x.cfg, M, *x.transport), z = run_once(x.cfg, 2 * M, *x.transport);
+    pair_figures f;
+    f.short_s = a.seconds;
+    f.long_s = z.seconds;
+    f.gather_s = z.meter.gather_s - a.meter.gather_s;
+    f.exchange_s = z.meter.exchange_s - a.meter.exchange_s;
+    f.wait_s = z.meter.wait_s - a.meter.wait_s;
+    f.migrant_bytes = static_cast<double>(z.meter.migrant_bytes - a.meter.migrant_bytes);
+    f.cross_rank_bytes = static_cast<double>(z.meter.cross_rank_bytes - a.meter.cross_rank_bytes);
+    f.gathered_bytes = static_cast<double>(z.meter.gathered_bytes - a.meter.gathered_bytes);
+    std::vector<pair_figures> all = all_ranks(*x.transport, f);  // the same on every rank: same decisions
+    double short_s = 0, long_s = 0;
+    for (const auto& r : all) short_s = std::max(short_s, r.short_s), long_s = std::max(long_s, r.long_s);
+    x.per_generation.push_back((long_s - short_s) / M);
+    x.total_s += short_s + long_s;
+    x.pairs.push_back(std::move(all));
+  };
+  const auto needs_more = [&](const cell& x) {
+    return x.per_generation.size() < rp.max_repeats && (x.per_generation.size() < min_repeats || x.total_s < rp.min_time_s);
+  };
+
   std::vector<islands_bench_row> rows;
   for (const std::size_t n_given : plan.sizes)
     for (const bench_backend& b : plan.backends) {
       if (b.kind != backend_kind::serial && b.kind != backend_kind::tbb)
         throw config_error(std::string("--backends: --workloads islands runs on serial and tbb, not ") + to_string(b.kind));
-      std::optional<double> one_population_ms;
+      const std::size_t N = plan.weak ? n_given * static_cast<std::size_t>(R) : n_given;
+      std::vector<cell> cells;
       for (const int i_given : plan.island_counts) {
-        const std::size_t N = plan.weak ? n_given * static_cast<std::size_t>(R) : n_given;
         const int I = plan.weak ? i_given * R : i_given;
         if (I == 1 && R > 1) {
           note(fmt::format("I = 1 skipped: one population cannot be spread over {} ranks", R));
@@ -93,49 +126,39 @@ std::vector<islands_bench_row> run_islands_bench(const run_config& cfg, const is
           note(fmt::format("N = {}, I = {} skipped: the island model needs R <= I <= N / 2 (R = {})", N, I, R));
           continue;
         }
-        run_config c = cfg;
-        c.ga.stop = {};
-        c.ga.population = N;
-        c.ga.islands.count = I;
-        c.backend = b.kind;
-        c.threads = b.kind == backend_kind::serial ? 1 : b.threads;
-        const std::unique_ptr<islands::any_transport> cell_transport = make(I);
-        islands::any_transport& transport = *cell_transport;
-        say(fmt::format("islands: {} x{} N = {} I = {} ...", to_string(b.kind), c.threads, N, I));
-        std::vector<double> per_generation;
-        std::vector<std::vector<pair_figures>> pairs;
-        const repeat_policy& rp = plan.repeats;
-        for (int w = 0; w < rp.warmup; ++w) run_once(c, M, transport);
-        double total = 0;
-        while (per_generation.size() < rp.max_repeats &&
-               (per_generation.size() < static_cast<std::size_t>(std::max(1, rp.min_repeats)) || total < rp.min_time_s)) {
-          const timed_run a = run_once(c, M, transport), z = run_once(c, 2 * M, transport);
-          pair_figures f;
-          f.short_s = a.seconds;
-          f.long_s = z.seconds;
-          f.gather_s = z.meter.gather_s - a.meter.gather_s;
-          f.exchange_s = z.meter.exchange_s - a.meter.exchange_s;
-          f.wait_s = z.meter.wait_s - a.meter.wait_s;
-          f.migrant_bytes = static_cast<double>(z.meter.migrant_bytes - a.meter.migrant_bytes);
-          f.cross_rank_bytes = static_cast<double>(z.meter.cross_rank_bytes - a.meter.cross_rank_bytes);
-          f.gathered_bytes = static_cast<double>(z.meter.gathered_bytes - a.meter.gathered_bytes);
-          std::vector<pair_figures> all = all_ranks(transport, f);  // the same on every rank: same decisions
-          double short_s = 0, long_s = 0;
-          for (const auto& x : all) short_s = std::max(short_s, x.short_s), long_s = std::max(long_s, x.long_s);
-          per_generation.push_back((long_s - short_s) / M);
-          total += short_s + long_s;
-          pairs.push_back(std::move(all));
-        }
-        const timing_summary t = summarize_times(per_generation);
+        cell x;
+        x.cfg = cfg;
+        x.cfg.ga.stop = {};
+        x.cfg.ga.population = N;
+        x.cfg.ga.islands.count = I;
+        x.cfg.backend = b.kind;
+        x.cfg.threads = b.kind == backend_kind::serial ? 1 : b.threads;
+        x.transport = make(I);
+        cells.push_back(std::move(x));
+      }
+      if (cells.empty()) continue;
+      say(fmt::format("islands: {} x{} N = {}, {} island counts alternating ...", to_string(b.kind),
+                      cells[0].cfg.threads, N, cells.size()));
+      for (int w = 0; w < rp.warmup; ++w)
+        for (cell& x : cells) run_once(x.cfg, M, *x.transport);
+      for (bool more = true; more;) {
+        more = false;
+        for (cell& x : cells)
+          if (needs_more(x)) measure(x), more = true;
+      }
+      std::optional<double> one_population_ms;
+      for (const cell& x : cells) {
+        const int I = x.cfg.ga.islands.count;
+        const timing_summary t = summarize_times(x.per_generation);
         islands_bench_row row;
         row.backend = b.kind;
-        row.threads = c.threads;
+        row.threads = x.cfg.threads;
         row.ranks = R;
         row.population = N;
         row.islands = I;
         row.every = M;
-        row.migrants = c.ga.islands.migration.size;
-        row.topology = to_string(c.ga.islands.migration.topology);
+        row.migrants = x.cfg.ga.islands.migration.size;
+        row.topology = to_string(x.cfg.ga.islands.migration.topology);
         row.repeats = t.count;
         row.generation_ms = t.median_s * 1e3;
         row.p10_ms = t.p10_s * 1e3;
@@ -146,7 +169,7 @@ std::vector<islands_bench_row> run_islands_bench(const run_config& cfg, const is
           // Per rank, the median over the pairs; then the costliest rank (the sums of bytes over ranks).
           const auto median_of = [&](int q, double pair_figures::*field) {
             std::vector<double> v;
-            for (const auto& p : pairs) v.push_back(p[static_cast<std::size_t>(q)].*field);
+            for (const auto& p : x.pairs) v.push_back(p[static_cast<std::size_t>(q)].*field);
             return summarize_times(std::move(v)).median_s;
           };
           double comm_max = 0;
@@ -156,7 +179,7 @@ std::vector<islands_bench_row> run_islands_bench(const run_config& cfg, const is
             row.exchange_ms = std::max(row.exchange_ms, exchange * 1e3);
             row.wait_ms = std::max(row.wait_ms, median_of(q, &pair_figures::wait_s) * 1e3);
             comm_max = std::max(comm_max, gather + exchange);
-            const pair_figures& last = pairs.back()[static_cast<std::size_t>(q)];  // bytes: the same every pair
+            const pair_figures& last = x.pairs.back()[static_cast<std::size_t>(q)];  // bytes: the same every pair
             row.migrant_bytes += static_cast<std::uint64_t>(last.migrant_bytes);
             row.cross_rank_bytes += static_cast<std::uint64_t>(last.cross_rank_bytes);
             row.gathered_bytes = std::max(row.gathered_bytes, static_cast<std::uint64_t>(last.gathered_bytes));

@@ -60,7 +60,8 @@ struct islands_bench_plan {
  * One (backend, threads, N, I) cell. A generation's time is (T(2·M) − T(M)) / M with T(G) the wall time of a
  * whole run of G generations through the registry (ga-run's path): initialization and the epoch that ends at
  * the generation limit cancel, leaving M generations and one epoch end with its migration — the steady state.
- * Each repeat runs the pair; the row gives the median difference. Communication figures are the same
+ * Each repeat runs the pair, the island counts of one (N, backend) alternating round by round (so drift in the
+ * machine's load spreads over them alike); the row gives the median difference. Communication figures are the same
  * difference of the two runs' transport meters (islands/metered_transport.hpp), per epoch.
  */
 struct islands_bench_row {
