@@ -273,36 +273,51 @@ int run(int argc, char** argv, const fusedga::apps::mpi_world& world) {
     return 0;
   }
   if (target_name.empty()) throw config_error("a built-in problem name or a config file is required (see --help, --list)");
-  if (islands_workload) {  // islands_bench.hpp
+  if (islands_workload) {
     if (workloads_text.size() > 1) throw config_error("--workloads islands runs alone (not with eval or generation)");
     if (!report_dir.empty()) throw config_error("--report: not for --workloads islands (use --json)");
+  }
+  if (!report_dir.empty()) {
+    fusedga::check_report_dir(report_dir);  // before minutes of measuring, not after
+    if (sizes_option->count() == 0) sizes_text = report_sizes;
+  }
+  if (islands_workload && sizes_option->count() == 0) sizes_text = {"10000", "100000"};
+  if (!json_path.empty()) {
+    const auto dir = std::filesystem::absolute(json_path).parent_path();
+    if (!std::filesystem::is_directory(dir))
+      throw config_error("--json " + json_path + ": directory " + dir.string() + " does not exist");
+  }
+  std::vector<std::size_t> sizes;
+  for (const auto& s : sizes_text) sizes.push_back(parse_size(s));
+  const auto kinds = backends_text.empty()
+                         ? std::vector<fusedga::backend_kind>{fusedga::backend_kind::serial, fusedga::backend_kind::tbb}
+                         : parse_choices(backends_text, "--backends", fusedga::bench_backends);
+  const int cores = ::tbb::info::default_concurrency();
+  // The islands workload: one count, a node's cores shared by its ranks (as ga-run does under mpirun).
+  if (threads.empty())
+    threads = islands_workload ? std::vector<int>{std::max(1, cores / std::max(1, world.local_size))}
+                               : default_thread_counts(cores);
+  std::vector<std::string> notes;
+  for (const int t : threads)
+    if (t > cores) notes.push_back(fmt::format("--threads {} exceeds the {} cores available (oversubscribed)", t, cores));
+  std::vector<fusedga::bench_backend> backends;
+  for (const auto k : kinds) {
+    if (k == fusedga::backend_kind::serial || k == fusedga::backend_kind::cuda) backends.push_back({k, 1});
+    else
+      for (const int t : threads) backends.push_back({k, t});
+  }
+  fusedga::run_config cfg = fusedga::resolve_bench_config(target_name, sets);
+  if (precision == "float") cfg.precision = fusedga::precision_kind::float32;
+  if (precision == "double") cfg.precision = fusedga::precision_kind::float64;
+
+  if (islands_workload) {  // islands_bench.hpp
     fusedga::islands_bench_plan plan;
-    for (const auto& s : sizes_option->count() ? sizes_text : std::vector<std::string>{"10000", "100000"})
-      plan.sizes.push_back(parse_size(s));
-    const auto kinds = backends_text.empty()
-                           ? std::vector<fusedga::backend_kind>{fusedga::backend_kind::serial, fusedga::backend_kind::tbb}
-                           : parse_choices(backends_text, "--backends", fusedga::bench_backends);
-    const int cores = ::tbb::info::default_concurrency();
-    // Under mpirun, a node's cores are shared by its ranks (as ga-run does).
-    if (threads.empty()) threads = {std::max(1, cores / std::max(1, world.local_size))};
-    for (const auto k : kinds) {
-      if (k == fusedga::backend_kind::tbb)
-        for (const int t : threads) plan.backends.push_back({k, t});
-      else
-        plan.backends.push_back({k, 1});
-    }
+    plan.sizes = sizes;
+    plan.backends = backends;
     if (!island_counts.empty()) plan.island_counts = island_counts;
     plan.weak = weak;
     plan.repeats.min_repeats = repeats;
     plan.repeats.min_time_s = min_time;
-    if (!json_path.empty()) {
-      const auto dir = std::filesystem::absolute(json_path).parent_path();
-      if (!std::filesystem::is_directory(dir))
-        throw config_error("--json " + json_path + ": directory " + dir.string() + " does not exist");
-    }
-    fusedga::run_config cfg = fusedga::resolve_bench_config(target_name, sets);
-    if (precision == "float") cfg.precision = fusedga::precision_kind::float32;
-    if (precision == "double") cfg.precision = fusedga::precision_kind::float64;
     fusedga::transport_maker make = fusedga::local_transports();
 #if defined(FUSEDGA_HAS_MPI)
     if (world.size > 1)
@@ -310,7 +325,6 @@ int run(int argc, char** argv, const fusedga::apps::mpi_world& world) {
         return std::make_unique<fusedga::owning_transport<fusedga::islands::mpi_transport>>(MPI_COMM_WORLD, islands);
       };
 #endif
-    std::vector<std::string> notes;
     const auto rows = fusedga::run_islands_bench(cfg, plan, make, notes, [&](const std::string& line) {
       if (!quiet) std::cerr << "ga-bench: " << line << std::endl;
     });
@@ -323,40 +337,15 @@ int run(int argc, char** argv, const fusedga::apps::mpi_world& world) {
     }
     return 0;
   }
-  if (!report_dir.empty()) {
-    fusedga::check_report_dir(report_dir);  // before minutes of measuring, not after
-    if (sizes_option->count() == 0) sizes_text = report_sizes;
-  }
 
   fusedga::bench_plan plan;
-  for (const auto& s : sizes_text) plan.sizes.push_back(parse_size(s));
-  const auto kinds = backends_text.empty()
-                         ? std::vector<fusedga::backend_kind>{fusedga::backend_kind::serial, fusedga::backend_kind::tbb}
-                         : parse_choices(backends_text, "--backends", fusedga::bench_backends);
-  const int cores = ::tbb::info::default_concurrency();
-  if (threads.empty()) threads = default_thread_counts(cores);
-  std::vector<std::string> notes;
-  for (const int t : threads)
-    if (t > cores) notes.push_back(fmt::format("--threads {} exceeds the {} cores available (oversubscribed)", t, cores));
-  for (const auto k : kinds) {
-    if (k == fusedga::backend_kind::serial || k == fusedga::backend_kind::cuda) plan.backends.push_back({k, 1});
-    else
-      for (const int t : threads) plan.backends.push_back({k, t});
-  }
+  plan.sizes = sizes;
+  plan.backends = backends;
   if (!tiers_text.empty()) plan.tiers = parse_choices(tiers_text, "--tiers", fusedga::plan_tiers);
   if (!workloads_text.empty()) plan.workloads = parse_choices(workloads_text, "--workloads", fusedga::bench_workloads);
   plan.repeats.min_repeats = repeats;
   plan.repeats.min_time_s = min_time;
   if (stream_mib > 0) plan.copy_array_bytes = static_cast<std::size_t>(stream_mib * 1024 * 1024);
-  if (!json_path.empty()) {
-    const auto dir = std::filesystem::absolute(json_path).parent_path();
-    if (!std::filesystem::is_directory(dir))
-      throw config_error("--json " + json_path + ": directory " + dir.string() + " does not exist");
-  }
-
-  fusedga::run_config cfg = fusedga::resolve_bench_config(target_name, sets);
-  if (precision == "float") cfg.precision = fusedga::precision_kind::float32;
-  if (precision == "double") cfg.precision = fusedga::precision_kind::float64;
   if (!baseline.empty() && !cfg.problem.expression) throw config_error("--baseline: only for expression problems");
   // A report covers every tier this machine can run: the GPU too, when one is usable and the problem runs there.
   const bool fused_tier =
