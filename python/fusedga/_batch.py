@@ -106,7 +106,8 @@ class BatchProblem:
     Parameters
     ----------
     fn : callable
-        ``fn(X)`` with ``X`` the population, shape ``(n, d)``, float64, C order: a read-only NumPy array that
+        ``fn(X)`` with ``X`` the population, shape ``(n, d)``, float64 (int32 with ``integer=True``), C order: a
+        read-only NumPy array that
         is a view of the engine's own gene buffer (no copy; ``X.flags.writeable`` is False, ``X.flags.owndata``
         False). ``X`` is valid during the call only: copy it (``X.copy()``) to keep it. ``n`` is the population
         size for initial populations and DE, ``population - elitism`` for the GA's offspring. It returns
@@ -118,7 +119,8 @@ class BatchProblem:
         computes violations and ranks. NaN is allowed and ranks the individual worst. float64 C-ordered
         returns are copied without running Python code; others are converted (``numpy.asarray``).
     bounds : sequence of (lower, upper) pairs, or array of shape (d, 2)
-        The genes' inclusive box bounds, finite, lower <= upper; d = len(bounds) >= 1.
+        The genes' inclusive box bounds, finite, lower <= upper; d = len(bounds) >= 1. With ``integer=True``,
+        integers in int32's range.
     n_ineq, n_eq : int, optional
         The number of inequality (m) and equality (p) constraints, >= 0 (default 0).
     sense : {"minimize", "maximize"}, optional
@@ -126,8 +128,13 @@ class BatchProblem:
         d gene names for ``Result.genes`` (default ``x[0]``, ``x[1]``, ...).
     name : str, optional
         The problem's name in results (default ``python:<fn's qualified name>``).
+    integer : bool, optional
+        Integer genes (default False): ``X`` is int32, each gene one of the integers of its bounds, and the run
+        is the GA with the integer operators (uniform crossover, uniform-reset mutation, as for the integer
+        built-ins; ``algorithm="auto"`` picks it, ``"de"`` is a ConfigError: DE needs real genes).
+        ``Result.x`` is then int64.
     array : {"numpy", "torch"}, optional
-        ``"torch"`` hands ``X`` as ``torch.from_numpy(X)``: a CPU float64 ``torch.Tensor`` sharing the engine's
+        ``"torch"`` hands ``X`` as ``torch.from_numpy(X)``: a CPU float64 (int32) ``torch.Tensor`` sharing the engine's
         buffer (no copy; PyTorch has no read-only tensors: do not write to it). ``backend="cuda"`` (a CUDA
         tensor) is not available: batch problems run on the CPU backends (serial, tbb; ``auto`` = tbb), double
         precision only.
@@ -137,7 +144,8 @@ class BatchProblem:
     TypeError
         ``fn`` not callable, counts not integers.
     ConfigError
-        Bad bounds (shape, non-finite, lower > upper), negative counts, names not d strings, unknown sense
+        Bad bounds (shape, non-finite, lower > upper, not integers with ``integer=True``), negative counts,
+        names not d strings, unknown sense
         or array. At solve(): ``backend="cuda"``, ``precision="float"``, or the gradient repair
         (``constraint_handling={"gradient_repair": {"rate": ...}}`` above 0: it needs per-individual
         constraints; ``algorithm="auto"`` never chooses it here).
@@ -152,7 +160,7 @@ class BatchProblem:
     called solve(), with the GIL held, never concurrently. One solve() at a time per BatchProblem.
     """
 
-    __slots__ = ("fn", "bounds", "n_ineq", "n_eq", "sense", "names", "name", "array", "_spec")
+    __slots__ = ("fn", "bounds", "n_ineq", "n_eq", "sense", "names", "name", "integer", "array", "_spec")
 
     def __init__(
         self,
@@ -164,6 +172,7 @@ class BatchProblem:
         sense: str = "minimize",
         names: Optional[Sequence[str]] = None,
         name: Optional[str] = None,
+        integer: bool = False,
         array: str = "numpy",
     ) -> None:
         if not callable(fn):
@@ -179,6 +188,8 @@ class BatchProblem:
         if b.ndim != 2 or b.shape[1] != 2 or b.shape[0] < 1:
             raise _core.ConfigError(f"BatchProblem(bounds=...): expected (lower, upper) pairs or a (d, 2) array "
                                     f"with d >= 1, got shape {b.shape}")
+        if not isinstance(integer, (bool, np.bool_)):
+            raise TypeError(f"BatchProblem(integer=...): expected True or False, got {type(integer).__name__}")
         if array not in ("numpy", "torch"):
             raise _core.ConfigError(f"BatchProblem(array=...): expected numpy or torch, got {array!r}")
         if array == "torch":
@@ -196,10 +207,11 @@ class BatchProblem:
         self.sense = sense
         self.names = list(names) if names is not None else None
         self.name = name if name is not None else "python:" + _fn_name(fn)
+        self.integer = bool(integer)
         self.array = array
         self._spec = _core.BatchSpec(_as_torch(fn) if array == "torch" else fn, b[:, 0].tolist(),
                                      b[:, 1].tolist(), self.names or [], self.n_ineq, self.n_eq, sense, self.name,
-                                     _coerce, f"BatchProblem(fn={_fn_name(fn)})")
+                                     _coerce, f"BatchProblem(fn={_fn_name(fn)})", self.integer)
 
     # The problem-object protocol of solve() (docs/python.md, "Extending"): no problem: section; the options are
     # parsed for this spec (parse_batch_config) and the run goes through run_batch.
@@ -220,4 +232,4 @@ class BatchProblem:
 
     def __repr__(self) -> str:
         return (f"BatchProblem(fn={_fn_name(self.fn)}, d={self.dimension}, n_ineq={self.n_ineq}, n_eq={self.n_eq}, "
-                f"sense={self.sense!r}, name={self.name!r}, array={self.array!r})")
+                f"sense={self.sense!r}, name={self.name!r}, integer={self.integer}, array={self.array!r})")

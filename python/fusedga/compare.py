@@ -18,9 +18,9 @@ Then the issue's targets: a BatchProblem generation vs the NumPy fitness call al
 per generation (a BatchProblem whose fn returns a constant), and the Python call overhead per generation at
 a tiny population (BatchProblem minus the built-in).
 
-gene-sum: FusedGA's built-in has int8 genes; batch problems and expressions have real (double) genes, so
-those rows run gene-sum over real genes in [1, 24] (the same sum; optimum 24000 either way), and its NumPy
-fitness sums doubles.
+gene-sum: FusedGA's built-in has int8 genes and the BatchProblem int32 genes (``integer=True``), both with the
+integer operators; expressions have real (double) genes, so that row runs gene-sum over real genes in [1, 24]
+(the same sum; optimum 24000 either way).
 
 Usage: python -m fusedga.compare [--population 100000] [--generations 50] [--baseline-generations 3]
        [--workloads constrained-quadratic,trig-constrained,gene-sum] [--gene-sum-population 4000]
@@ -60,7 +60,9 @@ def seed_fitness(workload: str) -> Callable[[np.ndarray], Any]:
     """The seed documents' NumPy fitness (scripts/numpy_baseline.py, make_fitness), unchanged."""
     if workload == "gene-sum":
         def fitness(population):
-            return population.sum(axis=1)  # the seed's sum(axis=1, dtype=np.int64), over real genes here
+            # The seed's sum(axis=1, dtype=np.int64) over integer genes (BatchProblem(integer=True)); the peers'
+            # genes are real, summed as they are.
+            return population.sum(axis=1, dtype=np.int64 if population.dtype.kind in "iu" else None)
     elif workload == "constrained-quadratic":
         def fitness(population):
             x, y, z = population[:, 0], population[:, 1], population[:, 2]
@@ -116,11 +118,12 @@ def fusedga_rows(workload: str, n: int, generations: int, seed: int, threads: in
     rows.append((workload, "FusedGA Expression (CPU JIT)", n, r.generations, per_generation(r), r.objective,
                  "; ".join(notes)))
     fitness = seed_fitness(workload)
+    integer = workload == "gene-sum"  # int32 genes and the integer operators, as the built-in
     p = fusedga.BatchProblem(fitness, BOUNDS[workload], n_ineq=1 if constrained(workload) else 0,
-                             sense=SENSE[workload], name=f"numpy:{workload}")
-    r = fusedga.solve(p, **common)
+                             sense=SENSE[workload], name=f"numpy:{workload}", integer=integer)
+    r = fusedga.solve(p, **(builtin_options if integer else common))
     rows.append((workload, "FusedGA BatchProblem (NumPy)", n, r.generations, per_generation(r), r.objective,
-                 "real genes" if workload == "gene-sum" else ""))
+                 "int32 genes, integer operators" if integer else ""))
     return rows
 
 

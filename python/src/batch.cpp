@@ -1,7 +1,7 @@
 // BatchSpec, parse_batch_config and run_batch: population-batch problems whose fitness is a Python callable
 // (fusedga.BatchProblem, python/fusedga/_batch.py), over config/batch_entry.hpp. Once per generation the
-// engine's own gene rows are handed to the callable as a read-only (n, d) float64 array without a copy, and
-// its return value is copied into the engine's objective and constraint buffers.
+// engine's own gene rows are handed to the callable as a read-only (n, d) float64 (int32 for integer genes) array
+// without a copy, and its return value is copied into the engine's objective and constraint buffers.
 #include <Python.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -37,7 +38,9 @@ struct py_batch {
   std::string label;  // "BatchProblem(fn=name)" for error messages
   const run_hooks* hooks = nullptr;  // of the run in progress (Ctrl-C inside fn)
 
-  void evaluate(const double* genes, std::size_t n, int d, double* objective, double* inequalities,
+  /// Gene: double, or std::int32_t for integer genes.
+  template <class Gene>
+  void evaluate(const Gene* genes, std::size_t n, int d, double* objective, double* inequalities,
                 double* equalities) const;
 };
 
@@ -55,13 +58,14 @@ bool copy_exact(nb::handle value, std::size_t n, std::size_t cols, double* out) 
   return true;
 }
 
-void py_batch::evaluate(const double* genes, std::size_t n, int d, double* objective, double* inequalities,
+template <class Gene>
+void py_batch::evaluate(const Gene* genes, std::size_t n, int d, double* objective, double* inequalities,
                         double* equalities) const {
   nb::gil_scoped_acquire gil;
   const std::size_t shape[2] = {n, static_cast<std::size_t>(d)};
   // rv_policy::reference: a view of the engine's rows, no copy and no owner (valid during this call only).
   const nb::object x =
-      nb::ndarray<nb::numpy, const double, nb::ndim<2>, nb::c_contig>(genes, 2, shape).cast(nb::rv_policy::reference);
+      nb::ndarray<nb::numpy, const Gene, nb::ndim<2>, nb::c_contig>(genes, 2, shape).cast(nb::rv_policy::reference);
   nb::object value;
   try {
     value = fn(x);
@@ -130,7 +134,7 @@ void bind_batch(nb::module_& m) {
           "__init__",
           [](py_batch* self, nb::object fn, std::vector<double> lower, std::vector<double> upper,
              std::vector<std::string> names, int n_ineq, int n_eq, const std::string& sense, const std::string& name,
-             nb::object coerce, const std::string& label) {
+             nb::object coerce, const std::string& label, bool integer) {
             batch_spec s;  // checked before *self is constructed: a throwing __init__ leaves no object to destroy
             s.name = name;
             s.dimension = static_cast<int>(lower.size());
@@ -142,14 +146,19 @@ void bind_batch(nb::module_& m) {
             if (sense != "minimize" && sense != "maximize")
               throw config_error("batch problem '" + name + "': sense: expected minimize or maximize, got " + sense);
             s.sense = sense == "maximize" ? Sense::maximize : Sense::minimize;
-            s.evaluate = [self](const double* g, std::size_t n, int d, double* f, double* gi, double* he) {
-              self->evaluate(g, n, d, f, gi, he);
-            };
+            s.integer_genes = integer;
+            if (integer)
+              s.evaluate_integer = [self](const std::int32_t* g, std::size_t n, int d, double* f, double* gi,
+                                          double* he) { self->evaluate(g, n, d, f, gi, he); };
+            else
+              s.evaluate = [self](const double* g, std::size_t n, int d, double* f, double* gi, double* he) {
+                self->evaluate(g, n, d, f, gi, he);
+              };
             validate_batch_spec(s);
             new (self) py_batch{std::move(s), std::move(fn), std::move(coerce), label};
           },
           nb::arg("fn"), nb::arg("lower"), nb::arg("upper"), nb::arg("names"), nb::arg("n_ineq"), nb::arg("n_eq"),
-          nb::arg("sense"), nb::arg("name"), nb::arg("coerce"), nb::arg("label"))
+          nb::arg("sense"), nb::arg("name"), nb::arg("coerce"), nb::arg("label"), nb::arg("integer") = false)
       .def_prop_ro("name", [](const py_batch& b) { return b.spec.name; })
       .def_prop_ro("dimension", [](const py_batch& b) { return b.spec.dimension; });
 
@@ -172,7 +181,7 @@ void bind_batch(nb::module_& m) {
          int every, double every_s, std::optional<std::string> resume) {
         run_config cfg = parsed;
         if (cfg.backend == backend_kind::automatic) cfg.backend = backend_kind::tbb;  // as run_batch: a host call
-        return run_from_python(cfg, std::move(callback), false,
+        return run_from_python(cfg, std::move(callback), b.spec.integer_genes,
                                [&b](const run_config& c, const run_hooks& h, int* threads) {
                                  b.hooks = &h;
                                  struct reset {

@@ -74,6 +74,33 @@ def test_the_population_is_handed_over_read_only_without_a_copy():
     assert seen[0][0] + 2 * 4 * 8 in set(offspring)
 
 
+def test_integer_genes_are_int32_rows_without_a_copy_and_reach_the_optimum():
+    # max sum(x) - 3 (x0 - 2)^2 s.t. x1 + x2 <= 9 on the integers of [-4, 7]^5: 25 at x0 = 2, x1 + x2 = 9, x3 = x4 = 7
+    seen = []
+
+    def fn(X):
+        seen.append((X.dtype, X.flags.writeable, X.flags.owndata, int(X.min()), int(X.max())))
+        return X.sum(axis=1) - 3.0 * (X[:, 0] - 2) ** 2, X[:, 1] + X[:, 2] - 9.0
+
+    p = fusedga.BatchProblem(fn, [(-4, 7)] * 5, n_ineq=1, sense="maximize", integer=True)
+    assert "integer=True" in repr(p)
+    r = fusedga.solve(p, population=60, generations=150, seed=3)
+    assert all(s[0] == np.int32 and not s[1] and not s[2] and -4 <= s[3] and s[4] <= 7 for s in seen)
+    assert r.feasible and r.objective == 25
+    assert r.x.dtype == np.int64 and r.x[0] == 2 and r.x[1] + r.x[2] == 9
+
+
+def test_integer_genes_errors():
+    with pytest.raises(fusedga.ConfigError, match=r"upper\[0\]: expected an integer in \[-2147483648, 2147483647\] "
+                                                  r"\(integer genes\), got 2.5"):
+        fusedga.BatchProblem(lambda X: X.sum(axis=1), [(0, 2.5)], integer=True)
+    with pytest.raises(TypeError, match=r"BatchProblem\(integer=\.\.\.\): expected True or False, got str"):
+        fusedga.BatchProblem(lambda X: X.sum(axis=1), [(0, 2)], integer="yes")
+    with pytest.raises(fusedga.ConfigError, match="ga.algorithm"):
+        fusedga.solve(fusedga.BatchProblem(lambda X: X.sum(axis=1), [(0, 2)] * 3, integer=True), algorithm="de",
+                      generations=2)
+
+
 def test_the_array_handed_to_fn_is_a_view_not_a_copy():
     bases = []
 

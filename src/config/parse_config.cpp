@@ -780,6 +780,7 @@ run_config parse_batch_config(const batch_spec& spec, const std::string& text, c
   entry.name = spec.name;
   entry.description = "batch problem given in code";
   entry.constrained = spec.inequality_count + spec.equality_count > 0;
+  entry.integer_genes = spec.integer_genes;
   entry.population_evaluated = true;
   return parse_any(text, source, overrides, &entry);
 }

@@ -1,10 +1,12 @@
 // Population-batch problems given in code (config/batch_entry.hpp): a problem type over the spec, one
-// instantiation per sense (a compile-time part of the problem concept, as for expression problems), solved on
-// the CPU backends.
+// instantiation per sense (a compile-time part of the problem concept, as for expression problems) and gene type
+// (double, or int32 for integer genes), solved on the CPU backends.
 #include "fusedga/config/batch_entry.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "fusedga/core/error.hpp"
 #include "registry/entry.hpp"
@@ -14,10 +16,11 @@ namespace fusedga {
 namespace detail {
 namespace {
 
-/// The problem concept over a batch_spec (held by pointer: trivially copyable, one indirect call per generation).
-template <Sense S>
+/// The problem concept over a batch_spec (held by pointer: trivially copyable, one indirect call per generation):
+/// `Gene` double calls `spec->evaluate`, std::int32_t `spec->evaluate_integer`.
+template <Sense S, class Gene>
 struct batch_problem {
-  using gene_type = double;
+  using gene_type = Gene;
   using fitness_type = double;
   static constexpr Sense sense = S;
   const batch_spec* spec;
@@ -25,24 +28,31 @@ struct batch_problem {
   int dimension() const { return spec->dimension; }
   int inequality_count() const { return spec->inequality_count; }
   int equality_count() const { return spec->equality_count; }
-  Bounds<double> bounds() const { return Bounds<double>(spec->lower, spec->upper); }
+  Bounds<Gene> bounds() const {
+    return Bounds<Gene>(std::vector<Gene>(spec->lower.begin(), spec->lower.end()),
+                        std::vector<Gene>(spec->upper.begin(), spec->upper.end()));
+  }
   std::vector<std::string> variable_names() const {
     if (!spec->variable_names.empty()) return spec->variable_names;
     std::vector<std::string> names;
     for (int j = 0; j < spec->dimension; ++j) names.push_back("x[" + std::to_string(j) + "]");
     return names;
   }
-  void evaluate_population(const double* genes, std::size_t n, double* objective, double* inequalities,
+  void evaluate_population(const Gene* genes, std::size_t n, double* objective, double* inequalities,
                            double* equalities) const {
-    spec->evaluate(genes, n, spec->dimension, objective, spec->inequality_count > 0 ? inequalities : nullptr,
-                   spec->equality_count > 0 ? equalities : nullptr);
+    const auto& f = [&]() -> const auto& {
+      if constexpr (std::is_same_v<Gene, double>) return spec->evaluate;
+      else return spec->evaluate_integer;
+    }();
+    f(genes, n, spec->dimension, objective, spec->inequality_count > 0 ? inequalities : nullptr,
+      spec->equality_count > 0 ? equalities : nullptr);
   }
 };
 
 /// What identifies a batch problem in a checkpoint: its name, shape, sense and bounds (the function itself
 /// cannot be compared).
 std::string batch_problem_id(const batch_spec& spec) {
-  std::string id = "batch " + spec.name + " d=" + std::to_string(spec.dimension) +
+  std::string id = "batch " + spec.name + (spec.integer_genes ? " integer" : "") + " d=" + std::to_string(spec.dimension) +
                    " m=" + std::to_string(spec.inequality_count) + " p=" + std::to_string(spec.equality_count) +
                    " " + to_string(spec.sense);
   for (int j = 0; j < spec.dimension; ++j)
@@ -77,6 +87,14 @@ void validate_batch_spec(const batch_spec& spec) {
   };
   check_side(spec.lower, "lower");
   check_side(spec.upper, "upper");
+  if (spec.integer_genes)  // int32 genes: each bound an integer of int32's range
+    for (const auto* side : {&spec.lower, &spec.upper})
+      for (std::size_t j = 0; j < side->size(); ++j) {
+        const double v = (*side)[j];
+        if (v != std::floor(v) || v < -2147483648.0 || v > 2147483647.0)
+          fail(std::string(side == &spec.lower ? "lower" : "upper") + "[" + std::to_string(j) +
+               "]: expected an integer in [-2147483648, 2147483647] (integer genes), got " + detail::exact_number(v));
+      }
   for (std::size_t j = 0; j < spec.lower.size(); ++j)
     if (spec.lower[j] > spec.upper[j])
       fail("bounds[" + std::to_string(j) + "]: expected lower <= upper, got lower " +
@@ -88,7 +106,9 @@ void validate_batch_spec(const batch_spec& spec) {
     fail("inequality_count: expected an integer >= 0, got " + std::to_string(spec.inequality_count));
   if (spec.equality_count < 0)
     fail("equality_count: expected an integer >= 0, got " + std::to_string(spec.equality_count));
-  if (!spec.evaluate) fail("evaluate: expected a fitness function, got none");
+  if (spec.integer_genes ? !spec.evaluate_integer : !spec.evaluate)
+    fail(spec.integer_genes ? "evaluate_integer: expected a fitness function of integer genes, got none"
+                            : "evaluate: expected a fitness function, got none");
 }
 
 Result run_batch(const batch_spec& spec, const run_config& cfg, const run_hooks& hooks, int* threads_used) {
@@ -103,9 +123,13 @@ Result run_batch(const batch_spec& spec, const run_config& cfg, const run_hooks&
   run_config resolved = cfg;
   if (resolved.backend == backend_kind::automatic) resolved.backend = backend_kind::tbb;  // the host call's backend
   int threads = 0;
-  Result r = spec.sense == Sense::maximize
-                 ? detail::solve_batch(detail::batch_problem<Sense::maximize>{&spec}, spec, resolved, hooks, threads)
-                 : detail::solve_batch(detail::batch_problem<Sense::minimize>{&spec}, spec, resolved, hooks, threads);
+  const auto solve = [&](auto problem) { return detail::solve_batch(problem, spec, resolved, hooks, threads); };
+  using detail::batch_problem;
+  Result r = spec.integer_genes
+                 ? (spec.sense == Sense::maximize ? solve(batch_problem<Sense::maximize, std::int32_t>{&spec})
+                                                  : solve(batch_problem<Sense::minimize, std::int32_t>{&spec}))
+                 : (spec.sense == Sense::maximize ? solve(batch_problem<Sense::maximize, double>{&spec})
+                                                  : solve(batch_problem<Sense::minimize, double>{&spec}));
   if (threads_used) *threads_used = threads;
   return r;
 }

@@ -9,6 +9,7 @@
 /// evaluation paths".
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -21,33 +22,43 @@
 namespace fusedga {
 
 /**
- * A problem whose evaluation is one call over a population: d real genes (double), m inequalities
- * g_j(x) <= 0, p equalities |h_j(x)| <= eps. Held by reference during `run_batch`; not copied per generation.
+ * A problem whose evaluation is one call over a population: d genes, real (double) or integer (int32), m
+ * inequalities g_j(x) <= 0, p equalities |h_j(x)| <= eps. Held by reference during `run_batch`; not copied per
+ * generation.
  */
 struct batch_spec {
   std::string name;                         ///< shown in results and errors, e.g. "python:fitness"
   int dimension = 0;                        ///< d >= 1
-  std::vector<double> lower, upper;         ///< d each, finite, lower <= upper
+  /// d each, finite, lower <= upper; with `integer_genes`, integers in [-2^31, 2^31 - 1] (each gene takes the
+  /// integers of [lower, upper]).
+  std::vector<double> lower, upper;
   std::vector<std::string> variable_names;  ///< empty (x[0], x[1], ...) or d names
   int inequality_count = 0;                 ///< m >= 0
   int equality_count = 0;                   ///< p >= 0
   Sense sense = Sense::minimize;
+  /// Integer genes (int32 rows, `evaluate_integer`): the GA with the integer operators (`ga.algorithm: auto`
+  /// picks it; DE needs real genes), as for the integer built-ins. Else real genes (`evaluate`).
+  bool integer_genes = false;
   /// One call per generation: genes n × d row-major (read-only; the engine's own population rows, valid
   /// during the call only); writes objective[n], inequalities n × m and equalities n × p (row-major, raw
   /// values; null when m, resp. p, is 0). n is N for the initial population (and each restart's) and under
   /// DE, N − elitism for the GA's children. Called on the thread that called run_batch, never concurrently.
   /// May throw: the exception leaves run_batch unchanged (no result). A NaN objective or constraint value
-  /// ranks the individual worst (README, "NaN and infinity").
+  /// ranks the individual worst (README, "NaN and infinity"). Set for real genes.
   std::function<void(const double* genes, std::size_t n, int d, double* objective, double* inequalities,
                      double* equalities)>
       evaluate;
+  /// The same for integer genes (`integer_genes`): the rows are int32.
+  std::function<void(const std::int32_t* genes, std::size_t n, int d, double* objective, double* inequalities,
+                     double* equalities)>
+      evaluate_integer;
 };
 
 /**
  * Parses the `ga:`, `stop:`, `backend:`, `precision:`, `threads:` and `output:` sections of a YAML config
  * for the batch problem `spec` (a `problem:` section is an error: the problem is given in code), with
  * `overrides` (`key.path=value`) as parse_config applies them. `ga.algorithm: auto` is resolved knowing the
- * spec: constrained when m + p > 0, real genes, and never the gradient repair (it needs per-individual
+ * spec: constrained when m + p > 0, integer or real genes (`integer_genes`), and never the gradient repair (it needs per-individual
  * constraints; `run_config::choice.repair` says so). `cfg.problem.builtin` is `spec.name`.
  * @throws config_error located as parse_config's (`file:line:col: key.path: what was expected`), also for a
  *         `ga.constraint_handling.gradient_repair.rate` above 0.
@@ -56,8 +67,9 @@ run_config parse_batch_config(const batch_spec& spec, const std::string& text, c
                               const std::vector<std::string>& overrides = {});
 
 /**
- * Checks `spec`: dimension >= 1, lower and upper with d finite values and lower <= upper, variable_names
- * empty or d names, counts >= 0, `evaluate` set.
+ * Checks `spec`: dimension >= 1, lower and upper with d finite values and lower <= upper (integers in int32's
+ * range with `integer_genes`), variable_names empty or d names, counts >= 0, `evaluate` set for real genes or
+ * `evaluate_integer` for integer genes.
  * @throws config_error naming the spec's field, e.g. "batch problem 'f': lower: expected 3 values (dimension),
  *         got 2".
  */
