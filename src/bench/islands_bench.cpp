@@ -20,7 +20,6 @@ struct pair_figures {
   double gather_s = 0, exchange_s = 0, wait_s = 0;
   double migrant_bytes = 0, cross_rank_bytes = 0, gathered_bytes = 0;
 };
-constexpr std::size_t kFigures = sizeof(pair_figures) / sizeof(double);
 
 /// Every rank's figures, through the transport (so no MPI call here): index = rank.
 std::vector<pair_figures> all_ranks(islands::any_transport& t, const pair_figures& mine) {
