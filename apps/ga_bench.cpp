@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <initializer_list>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -243,6 +244,19 @@ int run(int argc, char** argv, const fusedga::apps::mpi_world& world) {
     std::cout << fusedga::format_comparison(a, b, fusedga::compare_reports(a, b)) << std::flush;
     return 0;
   }
+  // An option of another mode is an error, not ignored.
+  const auto refuse = [&](std::initializer_list<const char*> names, const std::string& why) {
+    for (const char* name : names)
+      if (app.get_option(name)->count() > 0) throw config_error(std::string(name) + ": " + why);
+  };
+  if (quality_suite_path.empty())
+    refuse({"--seeds", "--budget", "--methods", "--problems", "--peer-jobs", "--stop-at-target", "--python"},
+           "only with --quality SUITE");
+  else
+    refuse({"--sizes", "--backends", "--threads", "--precision", "--set", "--workloads", "--tiers", "--json",
+            "--baseline", "--stream-mib", "--islands", "--weak"},
+           "does not apply to --quality (the suite's methods file sets the runs; --report writes the results)");
+  if (!islands_workload) refuse({"--islands", "--weak"}, "only with --workloads islands");
   if (!quality_suite_path.empty()) {
     if (!target_name.empty()) throw config_error("--quality SUITE takes no problem argument (use --problems)");
     if (!report_dir.empty()) fusedga::check_report_dir(report_dir);

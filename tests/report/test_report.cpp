@@ -941,6 +941,17 @@ TEST_CASE("ga-bench --workloads islands: the table, the JSON, and what it refuse
   const outcome gpu = ga_bench(d, "classic/rastrigin --workloads islands --backends cuda --sizes 100");
   CHECK(gpu.exit_code == 2);
   CHECK(has(gpu.err, "runs on serial and tbb, not cuda"));
+  const outcome weak = ga_bench(d, "classic/rastrigin --weak --sizes 100");
+  CHECK(weak.exit_code == 2);
+  CHECK(has(weak.err, "--weak: only with --workloads islands"));
+  const outcome seeds = ga_bench(d, "classic/rastrigin --workloads islands --seeds 3");
+  CHECK(seeds.exit_code == 2);
+  CHECK(has(seeds.err, "--seeds: only with --quality SUITE"));
+  const outcome json = ga_bench(d, "--quality " + std::string(FUSEDGA_SOURCE_DIR) + "/configs/quality/suite.yaml --json " +
+                                       (d / "q.json").string());
+  CHECK(json.exit_code == 2);
+  CHECK(has(json.err, "--json: does not apply to --quality"));
+  CHECK_FALSE(std::filesystem::exists(d / "q.json"));
   const outcome report = ga_bench(d, "classic/rastrigin --workloads islands --report " + (d / "r").string());
   CHECK(report.exit_code == 2);
   CHECK(has(report.err, "--report: not for --workloads islands"));
