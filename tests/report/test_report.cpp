@@ -935,26 +935,21 @@ TEST_CASE("ga-bench --workloads islands: the table, the JSON, and what it refuse
   CHECK(j["rows"][3]["migrant_bytes"] == 4 * 3 * (30 * 8 + 16));  // d = 30 doubles, K = 3, a packet per island
   CHECK(j["rows"][3].contains("vs_one_population"));
 
-  const outcome mixed = ga_bench(d, "classic/rastrigin --workloads islands,eval");
-  CHECK(mixed.exit_code == 2);
-  CHECK(has(mixed.err, "--workloads islands runs alone"));
-  const outcome gpu = ga_bench(d, "classic/rastrigin --workloads islands --backends cuda --sizes 100");
-  CHECK(gpu.exit_code == 2);
-  CHECK(has(gpu.err, "runs on serial and tbb, not cuda"));
-  const outcome weak = ga_bench(d, "classic/rastrigin --weak --sizes 100");
-  CHECK(weak.exit_code == 2);
-  CHECK(has(weak.err, "--weak: only with --workloads islands"));
-  const outcome seeds = ga_bench(d, "classic/rastrigin --workloads islands --seeds 3");
-  CHECK(seeds.exit_code == 2);
-  CHECK(has(seeds.err, "--seeds: only with --quality SUITE"));
-  const outcome json = ga_bench(d, "--quality " + std::string(FUSEDGA_SOURCE_DIR) + "/configs/quality/suite.yaml --json " +
-                                       (d / "q.json").string());
-  CHECK(json.exit_code == 2);
-  CHECK(has(json.err, "--json: does not apply to --quality"));
+  // Each refused with exit status 2 and a message naming the option.
+  const auto refused = [&](const std::string& args, const std::string& message) {
+    INFO("ga-bench " << args);
+    const outcome o = ga_bench(d, args);
+    CHECK(o.exit_code == 2);
+    CHECK(has(o.err, message));
+  };
+  refused("classic/rastrigin --workloads islands,eval", "--workloads islands runs alone");
+  refused("classic/rastrigin --workloads islands --backends cuda --sizes 100", "runs on serial and tbb, not cuda");
+  refused("classic/rastrigin --weak --sizes 100", "--weak: only with --workloads islands");
+  refused("classic/rastrigin --workloads islands --seeds 3", "--seeds: only with --quality SUITE");
+  refused("--quality " + std::string(FUSEDGA_SOURCE_DIR) + "/configs/quality/suite.yaml --json " + (d / "q.json").string(),
+          "--json: does not apply to --quality");
   CHECK_FALSE(std::filesystem::exists(d / "q.json"));
-  const outcome report = ga_bench(d, "classic/rastrigin --workloads islands --report " + (d / "r").string());
-  CHECK(report.exit_code == 2);
-  CHECK(has(report.err, "--report: not for --workloads islands"));
+  refused("classic/rastrigin --workloads islands --report " + (d / "r").string(), "--report: not for --workloads islands");
   CHECK_FALSE(std::filesystem::exists(d / "r"));
 }
 
