@@ -176,13 +176,16 @@ void explain_run(const fusedga::ga_options& o, const fusedga::algorithm_choice& 
   else
     fmt::print("population   {} (elitism {}), generations {}, seed {}\n", o.population, o.elitism, o.generations,
                o.seed);
-  if (o.restarts.stall_generations)
-    fmt::print("restarts     after {} generations without improvement, population x{} each time  (IPOP: Auger & "
+  if (o.restarts.stall_generations) {
+    const bool islands = o.islands.count > 1;
+    fmt::print("restarts     {}after {} generations without improvement{}, population x{} each time  (IPOP: Auger & "
                "Hansen 2005)\n",
-               *o.restarts.stall_generations, fusedga::detail::spec_number(o.restarts.population_growth));
-  if (o.restarts.stall_generations && !choice.restarts.empty()) fmt::print("             ({})\n", choice.restarts);
-  else
+               islands ? "each island on its own, " : "", *o.restarts.stall_generations,
+               islands ? " (checked at epoch ends)" : "", fusedga::detail::spec_number(o.restarts.population_growth));
+    if (!choice.restarts.empty()) fmt::print("             ({})\n", choice.restarts);
+  } else {
     fmt::print("restarts     none\n");
+  }
   std::string stop = fmt::format("{} generations", o.generations);
   if (o.stop.evaluations) stop += fmt::format(", {} evaluations", *o.stop.evaluations);
   if (o.stop.target) stop += fmt::format(", target {}", fusedga::detail::spec_number(*o.stop.target));

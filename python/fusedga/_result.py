@@ -48,8 +48,9 @@ class Result:
     islands : list of dict
         Island-model runs (``islands=`` / ``ga.islands`` with count > 1): one dict per island, island order, with
         ``island`` (index), ``rank`` (the MPI rank that ran it, 0 without MPI), ``population`` (its
-        individuals), ``objective``, ``violation``, ``feasible`` (its best-so-far), ``evaluations``,
-        ``immigrants`` (immigrants that replaced a resident, over the run) and ``history`` (its own rows, the
+        individuals; its last start's with ``restarts=``), ``objective``, ``violation``, ``feasible`` (its
+        best-so-far over its starts), ``evaluations``, ``immigrants`` (immigrants that replaced a resident, over the
+        run), ``restarts`` (times it started afresh) and ``history`` (its own rows, one per generation, the
         columns of ``history``); ``history`` is then the archipelago's (best over islands, means over all
         individuals, evaluations summed). Empty for one population.
     problem, backend, precision : str

@@ -77,6 +77,7 @@ nb::dict result_to_python(const Result& r, const run_info& info, bool integer_ge
     i["feasible"] = x.feasible;
     i["evaluations"] = x.evaluations;
     i["immigrants"] = x.immigrants;
+    i["restarts"] = x.restarts;
     i["history"] = history_columns(x.history);
     islands.append(i);
   }

@@ -581,9 +581,6 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
   if (const auto restarts = get("restarts")) {
     given.restarts = true;
     read_restarts(*restarts, out.restarts);
-    if (given.islands && out.restarts.stall_generations)
-      restarts->fail("not supported together with ga.islands (count > 1): migration is the island model's way to "
-                     "keep diversity; remove one of them (restarts: null)");
   }
   read_search(get, problem, out.population, false, out, given, choice);
 }

@@ -39,7 +39,8 @@ std::string result_json(const Result& r, const run_info& info) {
                          {"population", x.population},
                          {"best", {{"objective", x.objective}, {"violation", x.violation}, {"feasible", x.feasible}}},
                          {"evaluations", x.evaluations},
-                         {"immigrants", x.immigrants}});
+                         {"immigrants", x.immigrants},
+                         {"restarts", x.restarts}});
     j["islands"] = std::move(islands);
   }
   return j.dump(2) + "\n";

@@ -37,6 +37,11 @@ TEST_CASE("ga-run --explain prints the islands, migration and each variant", "[g
   CHECK_THAT(same.out, Catch::Contains("islands      4 of the population's 10000: 2500 individuals each"));
   CHECK_THAT(same.out, Catch::Contains("variants     none: every island runs the settings above"));
   CHECK_THAT(same.out, Catch::Contains("restarts     none\n"));  // auto sets none with islands
+  const outcome restarting = ga_run(dir, "--explain --set ga.islands.count=4 --set ga.restarts.stall_generations=50");
+  REQUIRE(restarting.exit_code == 0);
+  CHECK_THAT(restarting.out, Catch::Contains("restarts     each island on its own, after 50 generations without "
+                                             "improvement (checked at epoch ends), population x2 each time"));
+  CHECK(restarting.out.find("restarts     none") == std::string::npos);
   const outcome one = ga_run(dir, "--explain");
   REQUIRE(one.exit_code == 0);
   CHECK(one.out.find("islands ") == std::string::npos);

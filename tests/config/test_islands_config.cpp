@@ -153,10 +153,10 @@ TEST_CASE("ga.islands: each mistake is a located error", "[config][islands][erro
   CHECK(error_of(quadratic + "ga: {islands: {count: 2, migration: {every: 2, sise: 1}}}\n") ==
         "run.yaml:2:48: ga.islands.migration.sise: unknown key, expected one of (every, size, topology, policy); "
         "did you mean size?");
-  // restarts: refused with islands, located at ga.restarts
-  CHECK(error_of(quadratic + "ga: {islands: {count: 2}, restarts: {stall_generations: 5}}\n") ==
-        "run.yaml:2:37: ga.restarts: not supported together with ga.islands (count > 1): migration is the island "
-        "model's way to keep diversity; remove one of them (restarts: null)");
+  // restarts: each island restarts on its own (solve_islands), so they go together
+  CHECK(error_of(quadratic + "ga: {islands: {count: 2}, restarts: {stall_generations: 5}}\n") == "(no error)");
+  CHECK(parse_config(quadratic + "ga: {islands: {count: 2}, restarts: {stall_generations: 5}}\n", "run.yaml")
+            .ga.restarts.stall_generations == 5);
   CHECK(error_of(quadratic + "ga: {islands: {count: 2}, restarts: null}\n") == "(no error)");
   // variants
   CHECK(error_of(quadratic + "ga: {islands: {count: 2, variants: {algorithm: ga}}}\n") ==

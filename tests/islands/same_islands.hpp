@@ -24,6 +24,8 @@ inline void require_same_islands(const fusedga::Result& a, const fusedga::Result
     REQUIRE(same_bits(x.violation, y.violation));
     REQUIRE(x.evaluations == y.evaluations);
     REQUIRE(x.immigrants == y.immigrants);
+    REQUIRE(x.restarts == y.restarts);
+    REQUIRE(x.population == y.population);
     REQUIRE(x.history.size() == y.history.size());
     for (std::size_t g = 0; g < x.history.size(); ++g) {
       REQUIRE(same_bits(x.history[g].best_objective, y.history[g].best_objective));

@@ -84,6 +84,24 @@ TEST_CASE("islands checkpoint: resumed from each checkpoint, serial or TBB, the 
   require_same_islands(resume(CQ{}, o, backend::serial{}, ck.back()), whole);
 }
 
+TEST_CASE("islands checkpoint: with restarts, each island's start and kept best resume bitwise", "[islands][checkpoint]") {
+  ga_options o = heterogeneous(60);
+  o.restarts.stall_generations = 4;  // islands of about 40 on CQ stall often: restarts at many epoch ends, grown
+  const Result whole = solve(CQ{}, o, backend::serial{});
+  REQUIRE(whole.restarts >= 3);  // the checkpoints below fall between restarts
+  const std::vector<std::string> ck = checkpoints_of(CQ{}, o, backend::serial{}, 8);
+  REQUIRE(ck.size() == 8);
+  for (std::size_t c = 0; c + 1 < ck.size(); ++c) {
+    INFO("checkpoint " << c);
+    require_same_islands(resume(CQ{}, o, backend::serial{}, ck[c]), whole);
+    require_same_islands(resume(CQ{}, o, backend::tbb{2}, ck[c]), whole);
+  }
+  // A checkpoint of the run without restarts is of another run.
+  ga_options none = o;
+  none.restarts = restart_options{};
+  CHECK_THAT(resume_error(none, ck[0]), Catch::Contains("restarts"));
+}
+
 TEST_CASE("islands checkpoint: a run stopped by an interrupt at an epoch end resumes to the uninterrupted end",
           "[islands][checkpoint]") {
   ga_options o = heterogeneous(30);

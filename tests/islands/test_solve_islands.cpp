@@ -1,7 +1,8 @@
 // solve() with ga.islands (islands/solve_islands.hpp): one island is the plain run; a run is bitwise the
 // same for any thread count, every topology, GA, SHADE and heterogeneous islands; evaluation budgets and
-// history rows are exact; stopping rules act at epoch ends; migrants really arrive; bad settings are
-// config errors naming the field. Issue 18.
+// history rows are exact; stopping rules act at epoch ends; migrants really arrive; stalled islands restart on
+// their own (counted by hand, within the budget, the best kept); bad settings are config errors naming the field.
+// Issue 18.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -63,6 +64,17 @@ std::uint64_t total_immigrants(const Result& r) {
   for (const island_result& x : r.islands) s += x.immigrants;
   return s;
 }
+
+// A flat landscape: no individual is ever strictly better, so every island stalls from generation 0 and, with
+// ga.restarts every M generations, restarts at every epoch end (immigrants are never strictly better either).
+struct Flat {
+  using gene_type = double;
+  static constexpr Sense sense = Sense::minimize;
+  int dimension() const { return 3; }
+  Bounds<double> bounds() const { return Bounds<double>::uniform(3, -1.0, 1.0); }
+  template <class X>
+  FUSEDGA_HD double objective(const X&) const { return 0; }
+};
 
 // `runner`: the island runner itself (solve() treats a count below 2 as one population).
 std::string config_error_of(const ga_options& o, bool runner = false) {
@@ -264,7 +276,7 @@ TEST_CASE("solve: the archipelago's rows combine the islands' rows", "[islands]"
   CHECK(same_bits(r.violation, best->violation));
 }
 
-TEST_CASE("validate_islands: count, every, size and restarts are config errors naming the field",
+TEST_CASE("validate_islands: count, every and size are config errors naming the field",
           "[islands]") {
   using Catch::Contains;
   ga_options o = archipelago(100, 5, 4, 5, 2);
@@ -282,9 +294,6 @@ TEST_CASE("validate_islands: count, every, size and restarts are config errors n
   CHECK_THAT(config_error_of(bad), Contains("ga.islands.migration.size") && Contains("got 0"));
   bad.islands.migration.size = 25;  // islands of 25: at most 24 leave
   CHECK_THAT(config_error_of(bad), Contains("ga.islands.migration.size: expected an integer in [1, 24]"));
-  bad = o;
-  bad.restarts.stall_generations = 5;
-  CHECK_THAT(config_error_of(bad), Contains("ga.restarts") && Contains("ga.islands"));
   // An island's own error names the island.
   bad = o;
   ga_options v;
@@ -308,4 +317,87 @@ TEST_CASE("solve: on Rastrigin (d = 10) 8 islands beat one population at no more
     CHECK(islands.evaluations <= one.evaluations);  // each island keeps its own elites
     CHECK(islands.objective < one.objective);
   }
+}
+
+TEST_CASE("solve: restarts on islands, by hand: a stalled island starts afresh at each epoch end, grown", "[islands]") {
+  // 4 islands of 250, GA with 2 elites, M = 5, 23 generations: on a flat landscape every island has stalled 5
+  // generations at each epoch end before the limit (5, 10, 15, 20), so each restarts 4 times.
+  ga_options o = archipelago(1000, 23, 4, 5, 2);
+  o.restarts.stall_generations = 5;
+  SECTION("population_growth 1: the same size, a fresh population's evaluations per restart") {
+    o.restarts.population_growth = 1;
+    const Result r = solve(Flat{}, o, backend::serial{});
+    CHECK(r.restarts == 16);
+    CHECK(r.generations == 23);
+    CHECK(r.history.size() == 24);
+    for (const island_result& x : r.islands) {
+      CHECK(x.restarts == 4);
+      CHECK(x.population == 250);
+      CHECK(x.evaluations == 5 * 250 + 23 * 248);
+      REQUIRE(x.history.size() == 24);
+      CHECK(x.history[7].generation == 7);  // counted over the starts
+      CHECK(x.history.back().evaluations == x.evaluations);
+    }
+    CHECK(r.evaluations == 4 * (5 * 250 + 23 * 248));
+    CHECK(r.history.back().evaluations == r.evaluations);
+  }
+  SECTION("population_growth 2: 250, 500, 1000, 2000, 4000 individuals, elitism scaled alike") {
+    const Result r = solve(Flat{}, o, backend::serial{});
+    // Start k: 250·2^k individuals, 2·2^k elites; generations 5, 5, 5, 5, 3.
+    std::uint64_t island = 0;
+    for (int k = 0; k < 5; ++k) {
+      const std::uint64_t n = 250u << k, children = n - (2u << k);
+      island += n + (k < 4 ? 5 : 3) * children;
+    }
+    for (const island_result& x : r.islands) {
+      CHECK(x.restarts == 4);
+      CHECK(x.population == 4000);
+      CHECK(x.evaluations == island);
+    }
+    CHECK(r.evaluations == 4 * island);
+    // The rows' feasible fraction is over the current populations (every individual of Flat is feasible).
+    CHECK(r.history.back().feasible_fraction == 1.0);
+  }
+  SECTION("stop.evaluations: a restart is skipped when its fresh population and a generation after it do not fit") {
+    o.restarts.population_growth = 1;
+    // After generation 5: 1000 + 5·992 = 5960 spent. Island 0's restart needs 250 + 992 more: fits under 7300;
+    // island 1's would then need 250 more and a generation: 5960 + 500 + 992 = 7452 > 7300, skipped, and so
+    // islands 2 and 3.
+    o.stop.evaluations = 7300;
+    const Result r = solve(Flat{}, o, backend::serial{});
+    CHECK(r.evaluations <= 7300);
+    CHECK(r.islands[0].restarts == 1);
+    CHECK(r.islands[1].restarts == 0);
+    CHECK(r.islands[3].restarts == 0);
+    CHECK(r.generations == 6);  // 5960 + 250 + 992 = 7202; a seventh generation (8194) does not fit
+    CHECK(r.evaluations == 7202);
+    CHECK(r.reason == stop_reason::evaluations);
+  }
+}
+
+TEST_CASE("solve: restarts on islands keep each island's best and are bitwise the same at any thread count",
+          "[islands]") {
+  // Rastrigin d = 6, 5 islands of 20, restarts after 10 stalled generations: islands stall and restart at
+  // different epochs, SHADE on island 1 (its archive and memories start afresh too).
+  problems::Rastrigin<double> p;
+  p.dim = 6;
+  ga_options o = archipelago(100, 300, 5, 5, 1);
+  o.restarts.stall_generations = 10;
+  ga_options ga = o;
+  ga.islands = island_options{};
+  ga.restarts = restart_options{};
+  o.islands.variants = {ga, shade()};
+  const Result r = check_threads(p, o);
+  CHECK(r.restarts > 0);
+  int sum = 0;
+  for (const island_result& x : r.islands) {
+    sum += x.restarts;
+    // An island's best-so-far is never worse than any of its rows' (each row: its current start's best).
+    for (const generation_stats& row : x.history) CHECK(x.objective <= row.best_objective);
+  }
+  CHECK(sum == r.restarts);
+  for (const generation_stats& row : r.history) CHECK(r.objective <= row.best_objective);
+  // Without restarts the same seeds run another trajectory.
+  o.restarts = restart_options{};
+  CHECK(solve(p, o, backend::serial{}).restarts == 0);
 }

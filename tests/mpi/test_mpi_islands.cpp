@@ -63,6 +63,7 @@ std::string result_diff(const Result& a, const Result& b, int ranks = g_ranks) {
   if (a.generations != b.generations) return "generations";
   if (a.evaluations != b.evaluations) return "evaluations";
   if (a.reason != b.reason) return "stop reason";
+  if (a.restarts != b.restarts) return "restarts";
   if (!same_bits(a.objective, b.objective)) return "objective";
   if (!same_bits(a.violation, b.violation)) return "violation";
   if (a.feasible != b.feasible) return "feasible";
@@ -79,6 +80,7 @@ std::string result_diff(const Result& a, const Result& b, int ranks = g_ranks) {
     if (!same_bits(x.objective, y.objective) || !same_bits(x.violation, y.violation)) return at + "best";
     if (x.feasible != y.feasible || x.evaluations != y.evaluations) return at + "feasible or evaluations";
     if (x.immigrants != y.immigrants) return at + "immigrants";
+    if (x.restarts != y.restarts) return at + "restarts";
     if (x.rank != islands::owner_rank(static_cast<int>(a.islands.size()), ranks, static_cast<int>(i)))
       return at + "owner rank";
     if (std::string d = rows_diff(x.history, y.history, at + "history"); !d.empty()) return d;
@@ -228,6 +230,13 @@ void determinism() {
   ga_options budget = o;  // the evaluation budget cuts the last epoch on every rank alike
   budget.stop.evaluations = 203 + 17 * (203 - 5 * 2);
   same_as_one_process("fully-connected, stop.evaluations", problems::Rastrigin<double>{6}, budget, backend::serial{});
+
+  ga_options restarts = het;  // each island restarts on its own, decided alike on every rank, within the budget
+  restarts.generations = 120;
+  restarts.restarts.stall_generations = 5;
+  restarts.stop.evaluations = 15000;
+  same_as_one_process("ring, heterogeneous islands with restarts and stop.evaluations",
+                      problems::ConstrainedQuadratic<double>{}, restarts, backend::serial{});
 
   if (g_ranks > 1)
     check("fewer islands than ranks: a config error on every rank", [&]() -> std::string {

@@ -32,7 +32,8 @@ inline const char* to_string(stop_reason r) {
 struct island_result {
   int island = 0;                         ///< index i in [0, I)
   int rank = 0;                           ///< the MPI rank that ran it (0 without MPI)
-  std::size_t population = 0;             ///< its individuals
+  std::size_t population = 0;             ///< its individuals (its last start's, with restarts)
+  int restarts = 0;                       ///< times it started afresh (ga.restarts), 0 without
   double objective = 0;                   ///< its best-so-far under the run's ranking
   double violation = 0;                   ///< the best-so-far's total violation
   bool feasible = false;                  ///< violation == 0 and objective finite
@@ -55,7 +56,7 @@ struct Result {
   std::uint64_t evaluations = 0;           ///< objective evaluations performed
   double wall_time_s = 0;                  ///< wall time of the whole run, seconds
   stop_reason reason = stop_reason::generations;
-  int restarts = 0;                        ///< fresh populations started after the first (restart_options)
+  int restarts = 0;                        ///< fresh populations started after the first (restart_options); islands: summed
   std::vector<generation_stats> history;   ///< one row per generation, generation 0 first; a restart adds a row for its initial population (same generation number as the row before it)
   /// NaN individuals summed over every generation's population (generation_stats::not_a_number); 0 in a
   /// healthy run.

@@ -5,7 +5,8 @@
 ///   islands.count, islands.generation, islands.migrated, islands.engine_generations,
 ///   islands.elapsed_s, islands.immigrants (one per island), the archipelago's history (run.history.*), each
 ///   island's history (island.history.*, island by island) and each island's engine state (islands.state, island
-///   by island: the whole checkpoint stream engine::save writes, so that a rank reads its own islands only).
+///   by island: the whole checkpoint stream engine::save writes, so that a rank reads its own islands only); with
+///   restarts (ga.restarts), before the engine states, each island's start (island.start.*, island by island).
 /// It holds every island, whichever rank ran it, and no rank count: a checkpoint written by R ranks resumes on
 /// any R' ranks (R' <= the island count). Not thread-safe (one writer or reader per stream).
 
@@ -21,6 +22,21 @@
 
 namespace fusedga::islands {
 
+/// An island's current start under restarts (restart_options) and its best over the starts before it: what its
+/// engine, which knows its own start only, does not hold.
+struct island_start {
+  int restart = 0;                       ///< k: the start running (0 = the first)
+  int engine_generations = 0;            ///< the generation limit its engine was built with
+  long long generation0 = 0;             ///< the run's generation when it began
+  std::uint64_t evaluations0 = 0;        ///< evaluations of the island's earlier starts
+  std::uint64_t not_a_number0 = 0;       ///< and their NaN individuals
+  double elapsed0 = 0;                   ///< and their wall time
+  bool have_best = false;                ///< an earlier start's best is kept
+  double objective = 0, violation = 0;   ///< the earlier starts' best
+  long long improved_at = 0;             ///< the run's generation it was reached
+  std::vector<double> genes;             ///< its d genes
+};
+
 /// The run state of an island-model run at the end of an epoch, besides what each island's engine saves.
 struct archipelago_state {
   long long generation = 0;          ///< generations run by every island
@@ -31,6 +47,7 @@ struct archipelago_state {
   std::vector<generation_stats> history;          ///< the archipelago's rows so far
   std::vector<std::vector<generation_stats>> island_history;  ///< per island: its rows so far
   std::vector<std::vector<char>> engine_states;   ///< per island: its engine's checkpoint stream (engine::save)
+  std::vector<island_start> starts;               ///< per island, with restarts; else empty
 };
 
 /**
@@ -66,15 +83,30 @@ inline void write_archipelago(detail::checkpoint_writer& w, const archipelago_st
   w.vector("islands.immigrants", s.immigrants);
   detail::write_history(w, "run.history", s.history);
   for (const auto& h : s.island_history) detail::write_history(w, "island.history", h);
+  for (const island_start& x : s.starts) {
+    w.value("island.start.restart", static_cast<std::int32_t>(x.restart));
+    w.value("island.start.engine_generations", static_cast<std::int32_t>(x.engine_generations));
+    w.value("island.start.generation0", static_cast<std::int64_t>(x.generation0));
+    w.value("island.start.evaluations0", x.evaluations0);
+    w.value("island.start.not_a_number0", x.not_a_number0);
+    w.value("island.start.elapsed0", x.elapsed0);
+    w.value("island.start.have_best", static_cast<std::uint8_t>(x.have_best));
+    w.value("island.start.objective", x.objective);
+    w.value("island.start.violation", x.violation);
+    w.value("island.start.improved_at", static_cast<std::int64_t>(x.improved_at));
+    w.vector("island.start.genes", x.genes);
+  }
   for (const auto& e : s.engine_states) w.vector("islands.state", e);
 }
 
 /**
- * Reads what write_archipelago wrote, for a run of `count` islands.
+ * Reads what write_archipelago wrote, for a run of `count` islands of `dimension` genes, with island starts
+ * when `restarts` (the run's header, checked before, says whether it has them).
  * @throws checkpoint_error (via `in.fail`) when the checkpoint holds another island count, or counters and
  *         histories that do not fit together.
  */
-inline archipelago_state read_archipelago(detail::checkpoint_reader& in, int count) {
+inline archipelago_state read_archipelago(detail::checkpoint_reader& in, int count, std::size_t dimension,
+                                          bool restarts) {
   const auto stored = in.value<std::int32_t>("islands.count");
   if (stored != count)
     in.fail("holds " + std::to_string(stored) + " islands where this run has " + std::to_string(count));
@@ -93,6 +125,25 @@ inline archipelago_state read_archipelago(detail::checkpoint_reader& in, int cou
   for (auto& h : s.island_history) {
     h = detail::read_history(in, "island.history");
     if (h.size() != rows) in.fail("has an island history that does not fit its generation count");
+  }
+  if (restarts) {
+    s.starts.resize(static_cast<std::size_t>(count));
+    for (island_start& x : s.starts) {
+      x.restart = in.value<std::int32_t>("island.start.restart");
+      x.engine_generations = in.value<std::int32_t>("island.start.engine_generations");
+      x.generation0 = in.value<std::int64_t>("island.start.generation0");
+      x.evaluations0 = in.value<std::uint64_t>("island.start.evaluations0");
+      x.not_a_number0 = in.value<std::uint64_t>("island.start.not_a_number0");
+      x.elapsed0 = in.value<double>("island.start.elapsed0");
+      x.have_best = in.value<std::uint8_t>("island.start.have_best") != 0;
+      x.objective = in.value<double>("island.start.objective");
+      x.violation = in.value<double>("island.start.violation");
+      x.improved_at = in.value<std::int64_t>("island.start.improved_at");
+      x.genes = in.vector<double>("island.start.genes", dimension);
+      if (x.restart < 0 || x.engine_generations < 0 || x.generation0 < 0 || x.generation0 > s.generation ||
+          x.improved_at < 0 || x.improved_at > s.generation)
+        in.fail("has an island start whose counters do not fit together");
+    }
   }
   s.engine_states.resize(static_cast<std::size_t>(count));
   for (auto& e : s.engine_states) e = in.vector<char>("islands.state");

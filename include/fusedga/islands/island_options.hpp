@@ -16,7 +16,8 @@ namespace fusedga::islands {
 /**
  * Island i's options: the run's, with island i's population (island_population), seed (island_seed) and,
  * when `islands.variants` is non-empty, the search settings of variants[i mod size]. Its stopping rules,
- * restarts, callbacks and checkpoints are cleared: the island model applies the run's own.
+ * restarts, callbacks and checkpoints are cleared: the island model applies the run's own (each island restarts
+ * on its own, solve_islands.hpp).
  */
 inline ga_options island_options_for(const ga_options& o, int i) {
   ga_options r = o;
@@ -45,8 +46,7 @@ inline ga_options island_options_for(const ga_options& o, int i) {
 /**
  * Checks the island settings that no single island's engine checks.
  * @throws config_error naming the `ga.islands` field: count outside [1, population / 2] (every island needs 2
- *         individuals), migration.every < 1, migration.size < 1 or not below the smallest island's population,
- *         restarts requested together with islands (not supported).
+ *         individuals), migration.every < 1, migration.size < 1 or not below the smallest island's population.
  */
 inline void validate_islands(const ga_options& o) {
   const island_options& is = o.islands;
@@ -62,9 +62,6 @@ inline void validate_islands(const ga_options& o) {
     throw config_error("ga.islands.migration.size: expected an integer in [1, " + std::to_string(smallest - 1) +
                        "] (below the smallest island's population, " + std::to_string(smallest) + "), got " +
                        std::to_string(is.migration.size));
-  if (o.restarts.stall_generations)
-    throw config_error("ga.restarts: not supported together with ga.islands (count > 1); migration is the island "
-                       "model's way to keep diversity — remove one of them");
 }
 
 }  // namespace fusedga::islands

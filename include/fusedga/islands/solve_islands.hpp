@@ -10,7 +10,10 @@
 /// as many islands as threads and they are small, where a fork and join per island and pass costs most).
 ///
 /// Epochs are the run's clock: after each one the ranks all-gather every island's rows, best-so-far and
-/// counters, so every rank builds the same archipelago history and takes the same stopping decision.
+/// counters, so every rank builds the same archipelago history and takes the same stopping decision — and, with
+/// `ga.restarts`, the same restarts: after each migration, each island whose current start has not improved
+/// for `restarts.stall_generations` starts afresh (restart_options_for: its own seed, its population grown), in
+/// island order while the evaluation budget pays for the fresh population, keeping its best-so-far.
 /// `stop.target`, `stop.stall_generations`, `stop.time_limit_s` and `interrupt` are checked there, at
 /// the end of an epoch; the generation limit and `stop.evaluations` cut the last epoch exactly.
 
@@ -36,6 +39,7 @@
 #include "fusedga/engine/engine.hpp"
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/options.hpp"
+#include "fusedga/engine/restart.hpp"
 #include "fusedga/engine/result.hpp"
 #include "fusedga/engine/target.hpp"
 #include "fusedga/islands/island_checkpoint.hpp"
@@ -83,7 +87,8 @@ struct byte_reader {
 struct island_record {
   int island = 0;
   std::uint64_t evaluations = 0, not_a_number = 0, immigrants = 0;
-  int improved_at = 0;
+  long long improved_at = 0;
+  int stalled = 0;  ///< generations since its current start's best improved (restart_options)
   double best_objective = 0, best_violation = 0;
   std::vector<generation_stats> rows;  ///< its history rows since the last gather
   std::vector<double> best_genes;      ///< d values
@@ -159,13 +164,29 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
                          static_cast<fitness>(options.constraints.penalty_weight));
   };
 
-  // Every rank knows every island's size and children per generation (the budget is the archipelago's).
+  // Every rank knows every island's start, size and children per generation (the budget is the archipelago's).
+  const bool restarting = options.restarts.stall_generations.has_value();
   std::vector<ga_options> io(static_cast<std::size_t>(I));
+  const auto start_options = [&](int i, int k) {  // island i's k-th start (k = 0: the island as configured)
+    ga_options o = io[static_cast<std::size_t>(i)];
+    o.restarts = options.restarts;
+    o = ::fusedga::detail::restart_options_for(o, k);
+    o.restarts = restart_options{};
+    return o;
+  };
+  for (int i = 0; i < I; ++i) io[i] = island_options_for(options, i);
+  std::vector<int> restarts(static_cast<std::size_t>(I), 0);
+  std::vector<std::size_t> population(static_cast<std::size_t>(I));  // each island's current start's
   std::uint64_t children = 0;
-  for (int i = 0; i < I; ++i) {
-    io[i] = island_options_for(options, i);
-    children += io[i].population - ::fusedga::detail::effective_elitism(io[i]);
-  }
+  const auto size_islands = [&] {
+    children = 0;
+    for (int i = 0; i < I; ++i) {
+      const ga_options o = start_options(i, restarts[static_cast<std::size_t>(i)]);
+      population[static_cast<std::size_t>(i)] = o.population;
+      children += o.population - ::fusedga::detail::effective_elitism(o);
+    }
+  };
+  size_islands();
   long long limit = options.generations;
   bool budget_limited = false;
   if (options.stop.evaluations) {
@@ -188,14 +209,17 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
   }
   if (resume) {
     ::fusedga::detail::check_same_run(*resume, ::fusedga::detail::read_header(*resume).lines, header.lines);
-    resumed = read_archipelago(*resume, I);
+    resumed = read_archipelago(*resume, I, d, restarting);
     elapsed0 = resumed.elapsed_s;
+    for (int i = 0; i < I && restarting; ++i) restarts[static_cast<std::size_t>(i)] = resumed.starts[i].restart;
+    size_islands();
   }
   // A resumed run keeps the limit its engines were built with (it sets the ε schedule); the loop obeys today's.
   const int engine_generations = resume ? resumed.engine_generations : static_cast<int>(limit);
 
   const std::size_t L = static_cast<std::size_t>(last - first);
   std::vector<std::unique_ptr<engine_type>> eng(L);
+  std::vector<island_start> start_of(L);  // each local island's current start and its earlier starts' best
   std::vector<std::vector<generation_stats>> rows(L);  // each local island's rows since the last gather
   std::vector<std::uint64_t> accepted(L, 0);
   detail::rank_failure failure;
@@ -236,10 +260,24 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     for (std::size_t k = 0; k < L && !failure.failed; ++k)
       if (thrown[k]) keep(k, thrown[k]);
   };
+  // Island k's statistics row, counted over its starts.
+  const auto row_of = [&](int k) {
+    const island_start& s0 = start_of[static_cast<std::size_t>(k)];
+    generation_stats x = eng[static_cast<std::size_t>(k)]->stats();
+    x.generation += static_cast<int>(s0.generation0);
+    x.evaluations += s0.evaluations0;
+    x.elapsed_s += s0.elapsed0;
+    return x;
+  };
   each_island_apart([&](int k) {
     const std::size_t i = static_cast<std::size_t>(first + k);
-    ga_options o = io[i];
-    o.generations = engine_generations;
+    island_start& s0 = start_of[static_cast<std::size_t>(k)];
+    if (resume && restarting)
+      s0 = resumed.starts[i];
+    else
+      s0.engine_generations = engine_generations;
+    ga_options o = start_options(static_cast<int>(i), s0.restart);
+    o.generations = s0.engine_generations;
     auto e = std::make_unique<engine_type>(problem, o, backend);
     if (resume) {
       const std::vector<char>& bytes = resumed.engine_states[i];
@@ -250,10 +288,25 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
       accepted[static_cast<std::size_t>(k)] = resumed.immigrants[i];
     } else {
       e->initialize();
-      rows[static_cast<std::size_t>(k)].push_back(e->stats());
     }
     eng[static_cast<std::size_t>(k)] = std::move(e);
+    if (!resume) rows[static_cast<std::size_t>(k)].push_back(row_of(k));
   });
+  // Island k's best over its starts: {objective, violation, the run's generation it was reached, its genes}.
+  struct island_best {
+    double objective, violation;
+    long long improved_at;
+    const std::vector<double>* kept;  // an earlier start's genes, else null: the engine's
+  };
+  const auto best_of = [&](int k) {
+    const engine_type& e = *eng[static_cast<std::size_t>(k)];
+    const island_start& s0 = start_of[static_cast<std::size_t>(k)];
+    const island_best now{static_cast<double>(e.best_objective()), static_cast<double>(e.best_violation()),
+                          s0.generation0 + e.generation() - e.stalled_generations(), nullptr};
+    if (s0.have_best && !(rank(now.objective, now.violation) < rank(s0.objective, s0.violation)))
+      return island_best{s0.objective, s0.violation, s0.improved_at, &s0.genes};
+    return now;
+  };
 
   Result r;
   r.variable_names = variable_names(problem);
@@ -262,7 +315,6 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
   for (int i = 0; i < I; ++i) {
     r.islands[i].island = i;
     r.islands[i].rank = owner_rank(I, R, i);
-    r.islands[i].population = io[i].population;
     if (resume) r.islands[i].history = std::move(resumed.island_history[i]);
   }
   if (resume) r.history = std::move(resumed.history);
@@ -284,18 +336,25 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
       for (int k = 0; k < last - first; ++k) {
         const engine_type& e = *eng[static_cast<std::size_t>(k)];
         std::vector<generation_stats>& h = rows[static_cast<std::size_t>(k)];
+        const island_start& s0 = start_of[static_cast<std::size_t>(k)];
+        const island_best b = best_of(k);
         w.put(first + k);
-        w.put(e.evaluations());
-        w.put(e.not_a_number());
+        w.put(s0.evaluations0 + e.evaluations());
+        w.put(s0.not_a_number0 + e.not_a_number());
         w.put(accepted[k]);
-        w.put(e.generation() - e.stalled_generations());
-        w.put(static_cast<double>(e.best_objective()));
-        w.put(static_cast<double>(e.best_violation()));
+        w.put(b.improved_at);
+        w.put(e.stalled_generations());
+        w.put(b.objective);
+        w.put(b.violation);
         w.put(static_cast<std::uint64_t>(h.size()));
         w.put_n(h.data(), h.size());
         h.clear();
-        const std::vector<gene>& b = e.best_genes();
-        for (std::size_t j = 0; j < d; ++j) w.put(static_cast<double>(b[j]));
+        if (b.kept) {
+          w.put_n(b.kept->data(), d);
+        } else {
+          const std::vector<gene>& genes = e.best_genes();
+          for (std::size_t j = 0; j < d; ++j) w.put(static_cast<double>(genes[j]));
+        }
       }
     }
     const std::vector<std::vector<std::byte>> all = transport.all_gather(w.bytes);
@@ -322,7 +381,8 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
         rec.evaluations = in.get<std::uint64_t>();
         rec.not_a_number = in.get<std::uint64_t>();
         rec.immigrants = in.get<std::uint64_t>();
-        rec.improved_at = in.get<int>();
+        rec.improved_at = in.get<long long>();
+        rec.stalled = in.get<int>();
         rec.best_objective = in.get<double>();
         rec.best_violation = in.get<double>();
         rec.rows.resize(in.get<std::uint64_t>());
@@ -344,7 +404,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
       bool first_island = true;
       for (int i = 0; i < I; ++i) {
         const generation_stats& x = latest[static_cast<std::size_t>(i)].rows[t];
-        const std::uint64_t n_i = io[i].population;
+        const std::uint64_t n_i = population[static_cast<std::size_t>(i)];
         if (first_island || rank(x.best_objective, x.best_violation) < rank(s.best_objective, s.best_violation)) {
           s.best_objective = x.best_objective;
           s.best_violation = x.best_violation;
@@ -360,7 +420,9 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
         r.islands[i].history.push_back(x);
       }
       s.mean_objective = sum / static_cast<double>(rankable);
-      s.feasible_fraction = static_cast<double>(feasible_n) / static_cast<double>(options.population);
+      std::uint64_t n = 0;
+      for (std::size_t n_i : population) n += n_i;
+      s.feasible_fraction = static_cast<double>(feasible_n) / static_cast<double>(n);
       s.evaluations = evals;
       r.history.push_back(s);
       if (options.on_generation) options.on_generation(s);
@@ -459,11 +521,25 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
       w.put(accepted[k]);
       w.put(static_cast<std::uint64_t>(b.size()));
       w.put_n(b.data(), b.size());
+      if (!restarting) continue;
+      const island_start& s0 = start_of[k];
+      w.put(s0.restart);
+      w.put(s0.engine_generations);
+      w.put(s0.generation0);
+      w.put(s0.evaluations0);
+      w.put(s0.not_a_number0);
+      w.put(s0.elapsed0);
+      w.put(static_cast<std::uint8_t>(s0.have_best));
+      w.put(s0.objective);
+      w.put(s0.violation);
+      w.put(s0.improved_at);
+      w.put_n(s0.genes.data(), s0.have_best ? d : 0);
     }
     const std::vector<std::vector<std::byte>> all = transport.all_gather(w.bytes);
     archipelago_state st;
     st.immigrants.resize(static_cast<std::size_t>(I));
     st.engine_states.resize(static_cast<std::size_t>(I));
+    if (restarting) st.starts.resize(static_cast<std::size_t>(I));
     for (int q = 0; q < R; ++q) {
       detail::byte_reader in{all[static_cast<std::size_t>(q)]};
       std::string what(in.get<std::uint64_t>(), '\0');
@@ -477,6 +553,20 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
         std::vector<char>& b = st.engine_states[static_cast<std::size_t>(i)];
         b.resize(in.get<std::uint64_t>());
         in.get_n(b.data(), b.size());
+        if (!restarting) continue;
+        island_start& s0 = st.starts[static_cast<std::size_t>(i)];
+        s0.restart = in.get<int>();
+        s0.engine_generations = in.get<int>();
+        s0.generation0 = in.get<long long>();
+        s0.evaluations0 = in.get<std::uint64_t>();
+        s0.not_a_number0 = in.get<std::uint64_t>();
+        s0.elapsed0 = in.get<double>();
+        s0.have_best = in.get<std::uint8_t>() != 0;
+        s0.objective = in.get<double>();
+        s0.violation = in.get<double>();
+        s0.improved_at = in.get<long long>();
+        s0.genes.resize(s0.have_best ? d : 0);
+        in.get_n(s0.genes.data(), s0.genes.size());
       }
     }
     last_checkpoint_s = run_clock;
@@ -507,6 +597,53 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
                         (ck.every_seconds > 0 && run_clock - last_checkpoint_s >= ck.every_seconds));
   };
 
+  // Restarts after an epoch's migration: the stalled islands, chosen from the gathered records alike on every rank,
+  // in island order while the budget pays for each fresh population and a generation of the archipelago after it;
+  // each rank then restarts its own.
+  const auto restart_stalled = [&] {
+    if (!restarting || g >= limit || engine_generations - g <= 0) return;
+    const auto children_of = [](const ga_options& o) { return o.population - ::fusedga::detail::effective_elitism(o); };
+    std::vector<char> due(static_cast<std::size_t>(I), 0);
+    for (int i = 0; i < I; ++i) {
+      if (latest[static_cast<std::size_t>(i)].stalled < *options.restarts.stall_generations) continue;
+      const int k = restarts[static_cast<std::size_t>(i)];
+      const ga_options now = start_options(i, k), next = start_options(i, k + 1);
+      const std::uint64_t after = children - children_of(now) + children_of(next);
+      if (options.stop.evaluations && evaluations + next.population + after > *options.stop.evaluations) continue;
+      due[static_cast<std::size_t>(i)] = 1;
+      restarts[static_cast<std::size_t>(i)] = k + 1;
+      evaluations += next.population;
+      children = after;
+    }
+    size_islands();
+    each_island_apart([&](int k) {
+      const int i = first + k;
+      if (!due[static_cast<std::size_t>(i)]) return;
+      engine_type& old = *eng[static_cast<std::size_t>(k)];
+      island_start& s0 = start_of[static_cast<std::size_t>(k)];
+      const island_best b = best_of(k);
+      if (!b.kept) {
+        s0.have_best = true;
+        s0.objective = b.objective;
+        s0.violation = b.violation;
+        s0.improved_at = b.improved_at;
+        s0.genes.assign(old.best_genes().begin(), old.best_genes().end());
+      }
+      s0.restart = restarts[static_cast<std::size_t>(i)];
+      s0.engine_generations = static_cast<int>(engine_generations - g);
+      s0.generation0 = g;
+      s0.evaluations0 += old.evaluations();
+      s0.not_a_number0 += old.not_a_number();
+      s0.elapsed0 += old.elapsed_s();
+      ga_options o = start_options(i, s0.restart);
+      o.generations = s0.engine_generations;
+      eng[static_cast<std::size_t>(k)].reset();  // the stalled population's memory first
+      auto e = std::make_unique<engine_type>(problem, o, backend);
+      e->initialize();
+      eng[static_cast<std::size_t>(k)] = std::move(e);
+    });
+  };
+
   // Epoch e ends after generation e·M, and the migration after it (none after the run's last generation). A run's
   // limit (or budget) may end its last epoch early; a resumed run with a higher limit completes that epoch. A
   // resumed run first does the migration its checkpoint was written before, if one is due.
@@ -515,7 +652,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
   const bool migration_due = resume && !migrated && g % M == 0 && g < limit;
   if (migration_due) send_migrants(epoch_of(g));
   bool stopped = gather();
-  if (migration_due && !stopped) receive_migrants(), migrated = true;
+  if (migration_due && !stopped) receive_migrants(), restart_stalled(), migrated = true;
   while (!stopped && g < limit) {
     long long steps = std::min<long long>(M - g % M, limit - g);
     if (options.stop.evaluations) {  // gradient repair's evaluations are known only afterwards: cut here
@@ -530,7 +667,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     each_island_apart([&](int k) {
       for (long long s = 0; s < steps; ++s) {
         eng[static_cast<std::size_t>(k)]->step();
-        rows[static_cast<std::size_t>(k)].push_back(eng[static_cast<std::size_t>(k)]->stats());
+        rows[static_cast<std::size_t>(k)].push_back(row_of(k));
       }
     });
     g += steps;
@@ -538,7 +675,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     if (migrate) send_migrants(epoch_of(g));
     stopped = gather();
     migrated = false;
-    if (!stopped && migrate) receive_migrants(), migrated = true;
+    if (!stopped && migrate) receive_migrants(), restart_stalled(), migrated = true;
     if (!stopped && g < limit && checkpoint_due()) write_checkpoint(migrated, false);
   }
   if (ck.write) write_checkpoint(migrated, true);  // the last state: resumable with a higher limit
@@ -551,6 +688,9 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     x.feasible = rec.best_violation == 0 && std::isfinite(rec.best_objective);
     x.evaluations = rec.evaluations;
     x.immigrants = rec.immigrants;
+    x.population = population[static_cast<std::size_t>(i)];
+    x.restarts = restarts[static_cast<std::size_t>(i)];
+    r.restarts += x.restarts;
     r.not_a_number += rec.not_a_number;
   }
   r.feasible = r.violation == 0 && r.finite();
