@@ -76,6 +76,17 @@ struct Flat {
   FUSEDGA_HD double objective(const X&) const { return 0; }
 };
 
+// Four levels, floor(4 x0): every population of 50 holds the best level 0 from generation 0 (so islands stall at
+// once), and residents above it that immigrants at 0 replace.
+struct Steps {
+  using gene_type = double;
+  static constexpr Sense sense = Sense::minimize;
+  int dimension() const { return 3; }
+  Bounds<double> bounds() const { return Bounds<double>::uniform(3, 0.0, 0.999); }
+  template <class X>
+  FUSEDGA_HD double objective(const X& x) const { return static_cast<double>(static_cast<int>(4 * x[0])); }
+};
+
 // `runner`: the island runner itself (solve() treats a count below 2 as one population).
 std::string config_error_of(const ga_options& o, bool runner = false) {
   try {
@@ -373,6 +384,24 @@ TEST_CASE("solve: restarts on islands, by hand: a stalled island starts afresh a
     CHECK(r.evaluations == 7202);
     CHECK(r.reason == stop_reason::evaluations);
   }
+}
+
+TEST_CASE("solve: a restarted island takes no immigrants in its first stall_generations", "[islands]") {
+  // 2 islands of 50, M = 5, restarts after 10 stalled generations: both restart at generation 10 (after that
+  // epoch's migration), so the migration at 15 is refused by both; the one at 20 is taken again.
+  ga_options o = archipelago(100, 14, 2, 5, 3);
+  const auto immigrants = [&](int generations, bool restarting) {
+    ga_options x = o;
+    x.generations = generations;
+    if (restarting) x.restarts.stall_generations = 10;
+    const Result r = solve(Steps{}, x, backend::serial{});
+    if (restarting) CHECK(r.restarts == (generations > 20 ? 4 : 2));
+    return total_immigrants(r);
+  };
+  CHECK(immigrants(16, true) == immigrants(14, true));  // the migration at 15: none taken
+  CHECK(immigrants(21, true) > immigrants(16, true));   // at 20: taken again
+  // Without restarts the migration at 15 is taken (the same seeds: the shield, not chance, refused it above).
+  CHECK(immigrants(16, false) > immigrants(14, false));
 }
 
 TEST_CASE("solve: restarts on islands keep each island's best and are bitwise the same at any thread count",

@@ -13,7 +13,8 @@
 /// counters, so every rank builds the same archipelago history and takes the same stopping decision — and, with
 /// `ga.restarts`, the same restarts: after each migration, each island whose current start has not improved
 /// for `restarts.stall_generations` starts afresh (restart_options_for: its own seed, its population grown), in
-/// island order while the evaluation budget pays for the fresh population, keeping its best-so-far.
+/// island order while the evaluation budget pays for the fresh population, keeping its best-so-far; a fresh
+/// start takes no immigrants for its first `stall_generations` generations.
 /// `stop.target`, `stop.stall_generations`, `stop.time_limit_s` and `interrupt` are checked there, at
 /// the end of an epoch; the generation limit and `stop.evaluations` cut the last epoch exactly.
 
@@ -478,6 +479,10 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     transport.exchange(outgoing, incoming);
     each_island([&](int k) {
       const int i = first + k;
+      // A restarted island takes no immigrants in its first stall_generations: they would pull the fresh start
+      // back to where the archipelago stalled (docs/islands.md, "Restarts on islands": 80 % -> 100 % on Lunacek).
+      const island_start& s0 = start_of[static_cast<std::size_t>(k)];
+      if (s0.restart > 0 && g - s0.generation0 < *options.restarts.stall_generations) return;
       std::vector<gene> genes;
       std::vector<fitness> obj, vio;
       for (const packet& p : incoming) {  // in order of source island
