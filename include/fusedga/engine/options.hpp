@@ -103,6 +103,8 @@ struct stop_options {
  * alike), a seed derived from the run's seed and the restart number. The run's
  * best-so-far, generation and evaluation counters and history carry over, so a
  * larger budget never ends worse than a smaller one's best (under the run's ranking).
+ * With islands (`islands.count` > 1), each island restarts on its own at an epoch end, and a fresh start takes
+ * no immigrants for its first `stall_generations` generations (islands/solve_islands.hpp).
  */
 struct restart_options {
   std::optional<int> stall_generations;  ///< >= 1; empty = no restarts
