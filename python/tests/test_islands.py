@@ -26,6 +26,18 @@ def test_islands_give_one_entry_per_island_with_its_own_history():
     assert fusedga.solve("classic/rastrigin", population=100, generations=2).islands == []
 
 
+def test_each_island_restarts_on_its_own_and_reports_it():
+    # Rastrigin d = 2 with islands of 20 stalls within 60 generations: islands restart (population x2 each time).
+    r = fusedga.solve("classic/rastrigin", params={"dimension": 2}, population=80, generations=300, seed=5,
+                      backend="serial", algorithm="de", islands=dict(count=4, migration=dict(every=5, size=1)),
+                      restarts=dict(stall_generations=10))
+    assert r.restarts == sum(i["restarts"] for i in r.islands) > 0
+    for i in r.islands:
+        assert i["population"] == 20 * 2 ** i["restarts"]
+        assert i["history"]["generation"].tolist() == list(range(301))  # one row a generation over its starts
+    assert sum(i["evaluations"] for i in r.islands) == r.evaluations
+
+
 def test_variants_mirror_yaml_and_match_ga_run(ga_run, tmp_path):
     islands = dict(count=2, migration=dict(every=4),
                    variants=[dict(algorithm="de"), dict(algorithm="ga", crossover="blx-alpha")])
