@@ -308,3 +308,19 @@ def test_the_compare_module_runs_and_prints_one_table(capsys):
     best = {line.split("|")[2].strip(): float(line.split("|")[6]) for line in rows if "constrained" in line}
     assert best["FusedGA BatchProblem (NumPy)"] == pytest.approx(best["FusedGA built-in (C++)"], rel=1e-6)
     assert best["FusedGA Expression (CPU JIT)"] == pytest.approx(best["FusedGA built-in (C++)"], rel=1e-6)
+
+
+def test_the_compare_module_runs_the_peers_for_as_many_generations_unless_told_fewer(capsys):
+    pytest.importorskip("pymoo")
+    from fusedga import compare
+
+    def generations(argv):
+        compare.main(["--population", "200", "--workloads", "constrained-quadratic", "--overhead-population", "16",
+                      "--targets-population", "200"] + argv)
+        rows = [line.split("|") for line in capsys.readouterr().out.splitlines() if line.startswith("| constrained")]
+        return {row[2].strip(): int(row[4]) for row in rows}
+
+    equal = generations(["--generations", "4"])
+    assert equal["pymoo GA (NumPy)"] == 4 and equal["FusedGA built-in (C++)"] == 4
+    fewer = generations(["--generations", "4", "--baseline-generations", "2"])
+    assert fewer["pymoo GA (NumPy)"] == 2 and fewer["FusedGA BatchProblem (NumPy)"] == 4

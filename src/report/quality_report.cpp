@@ -49,7 +49,7 @@ std::string quality_summary_table(const quality_results& r) {
     rule += "---|";
   }
   out += "\n" + rule + "\n";
-  std::map<std::string, int> solved;
+  std::map<std::string, int> solved, every_run;  // at least one success; success in every run
   for (const auto& p : r.problems) {
     out += "| " + p.id + (p.equalities ? " (eq)" : "") + " |";
     for (const auto& m : r.methods) {
@@ -60,11 +60,14 @@ std::string quality_summary_table(const quality_results& r) {
       }
       out += fmt::format(" {} ({}) |", percent(c->success_rate), percent(c->feasible_rate));
       solved[m.name] += c->successes > 0;
+      every_run[m.name] += c->successes > 0 && c->successes == c->runs;
     }
     out += "\n";
   }
   out += "| **problems solved at least once** |";
   for (const auto& m : r.methods) out += fmt::format(" **{}** of {} |", solved[m.name], r.problems.size());
+  out += "\n| **problems solved in every run** |";
+  for (const auto& m : r.methods) out += fmt::format(" **{}** of {} |", every_run[m.name], r.problems.size());
   return out + "\n";
 }
 

@@ -23,7 +23,9 @@ std::string quality_runs_csv(const quality_results& r);
 /// One row per problem × method (quality_cell).
 std::string quality_summary_csv(const quality_results& r);
 
-/// The summary table alone (problems × methods success rates), Markdown; also printed by ga-bench.
+/// The summary table alone (problems × methods success rates), Markdown; also printed by ga-bench. Its last two
+/// rows count, per method, the problems solved at least once and those solved in every run (a problem the
+/// method did not run counts as not solved).
 std::string quality_summary_table(const quality_results& r);
 
 /// Writes the whole report directory (report_writer.hpp, write_report_files). @throws as write_report_files.

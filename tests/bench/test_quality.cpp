@@ -24,6 +24,7 @@
 #include "fusedga/expr/interpreter.hpp"
 #include "fusedga/expr/numpy_source.hpp"
 #include "report/plot_gnuplot.hpp"
+#include "report/quality_report.hpp"
 
 namespace fs = std::filesystem;
 using namespace fusedga;
@@ -238,6 +239,24 @@ TEST_CASE("quality metrics: aggregates per problem and method") {
   CHECK(curve.front().x == 50);
   CHECK(curve.back().x == Approx(400));
   CHECK(curve.back().median_error == Approx((5e-5 + 0.5) / 2));
+}
+
+TEST_CASE("quality report: the summary counts problems solved at least once and in every run") {
+  quality_results r;
+  r.seeds = 2;
+  for (const char* id : {"p", "q", "s"}) r.problems.push_back({id, id, 2, 0, 0, 0.0, false, ""});
+  r.methods = {{"a", "fusedga", ""}, {"b", "fusedga", ""}};
+  const auto add = [&](const char* problem, const char* method, double f) {  // f* = 0: success when f <= 1e-4
+    r.runs.push_back(assess_run(problem, method, r.runs.size(), {{100, 1.0, f, 0}}, 0, false, 1e-4, 1000, 1));
+  };
+  add("p", "a", 0), add("p", "a", 0), add("q", "a", 0), add("q", "a", 1), add("s", "a", 1), add("s", "a", 1);
+  add("p", "b", 0), add("p", "b", 0), add("q", "b", 0), add("q", "b", 0);  // b did not run s
+  const std::string table = quality_summary_table(r);
+  INFO(table);
+  CHECK_THAT(table, Catch::Contains("| q | 50% (100%) | 100% (100%) |"));
+  CHECK_THAT(table, Catch::Contains("| s | 0% (100%) | – |"));
+  CHECK_THAT(table, Catch::Contains("| **problems solved at least once** | **2** of 3 | **2** of 3 |"));
+  CHECK_THAT(table, Catch::Contains("| **problems solved in every run** | **1** of 3 | **2** of 3 |"));
 }
 
 
