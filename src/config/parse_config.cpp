@@ -423,12 +423,11 @@ struct ga_given {
   std::string ga_only_key;  ///< the first GA-only key given, empty when none
   bool restarts = false;    ///< ga.restarts given (null included)
   bool repair_rate = false; ///< ga.constraint_handling.gradient_repair.rate given
-  bool islands = false;     ///< ga.islands.count > 1: auto sets no restarts (the island model has none)
   algorithm_setting setting = algorithm_setting::automatic;  ///< ga.algorithm as written; variants inherit it
 };
 
 /// `ga.algorithm: auto` (or absent): DE with the measured defaults for real genes when no GA-only key is set,
-/// else the GA. Fills `out.algorithm`, the restarts default (none with islands) and `choice` (the repair default
+/// else the GA. Fills `out.algorithm`, the restarts default and `choice` (the repair default
 /// needs the backend: resolve_auto_repair).
 void resolve_auto_algorithm(const problem_entry& problem, const ga_given& given, ga_options& out,
                             algorithm_choice& choice) {
@@ -445,7 +444,7 @@ void resolve_auto_algorithm(const problem_entry& problem, const ga_given& given,
   }
   out.algorithm = algorithm_kind::de;  // ga.de's own defaults: SHADE
   choice.reason = "auto: real genes, no GA operator set; the best measured on docs/quality.md's suite";
-  if (!given.restarts && !given.islands) {
+  if (!given.restarts) {  // with islands too: each island restarts on its own (docs/islands.md, measured)
     out.restarts.stall_generations = auto_restart_stall;
     out.restarts.population_growth = auto_restart_growth;
     choice.restarts = "auto: the measured default";
@@ -577,7 +576,6 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
     out.generations = static_cast<int>(detail::read_int(*generations, detail::integer_at_least(0)));
   if (const auto seed = get("seed")) out.seed = detail::read_uint64(*seed);
   if (const auto islands = get("islands")) read_islands(*islands, out.population, out.islands);
-  given.islands = out.islands.count > 1;
   if (const auto restarts = get("restarts")) {
     given.restarts = true;
     read_restarts(*restarts, out.restarts);

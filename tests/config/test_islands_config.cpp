@@ -61,17 +61,27 @@ TEST_CASE("ga.islands: every key read, and the defaults", "[config][islands]") {
   CHECK(parse_config(quadratic + "ga: {islands: null}\n", "run.yaml").ga.islands.count == 1);
 }
 
-TEST_CASE("ga.algorithm auto sets no restarts with islands", "[config][islands][auto]") {
+TEST_CASE("ga.algorithm auto sets its restarts with islands too, where none are given", "[config][islands][auto]") {
   const run_config one = parse_config(quadratic, "run.yaml");
   REQUIRE(one.ga.algorithm == algorithm_kind::de);
   CHECK(one.ga.restarts.stall_generations == 100);
   const run_config c = parse_config(quadratic, "run.yaml", {"ga.islands.count=8"});
   CHECK(c.ga.algorithm == algorithm_kind::de);
-  CHECK_FALSE(c.ga.restarts.stall_generations.has_value());
-  CHECK(c.choice.restarts.empty());
+  CHECK(c.ga.restarts.stall_generations == 100);
+  CHECK(c.ga.restarts.population_growth == 2);
+  CHECK(c.choice.restarts == "auto: the measured default");
   CHECK_NOTHROW(islands::validate_islands(c.ga));
-  // islands: count 1 is one population: auto's restarts as before
-  CHECK(parse_config(quadratic, "run.yaml", {"ga.islands.count=1"}).ga.restarts.stall_generations == 100);
+  // given restarts (null included) and an explicit algorithm bring none of auto's
+  const run_config none = parse_config(quadratic + "ga: {restarts: null}\n", "run.yaml", {"ga.islands.count=8"});
+  CHECK_FALSE(none.ga.restarts.stall_generations.has_value());
+  CHECK(none.choice.restarts.empty());
+  CHECK(parse_config(quadratic, "run.yaml", {"ga.islands.count=8", "ga.restarts.stall_generations=30"})
+            .ga.restarts.stall_generations == 30);
+  CHECK_FALSE(parse_config(quadratic, "run.yaml", {"ga.islands.count=8", "ga.algorithm=de"})
+                  .ga.restarts.stall_generations.has_value());
+  // a GA-only key makes auto the GA: no restarts, with or without islands
+  CHECK_FALSE(parse_config(quadratic, "run.yaml", {"ga.islands.count=8", "ga.elitism=2"})
+                  .ga.restarts.stall_generations.has_value());
 }
 
 TEST_CASE("ga.islands.variants: read over the run's settings, one per island in turn", "[config][islands]") {
