@@ -119,8 +119,9 @@ def solve(
         ``"random"``, ``"fully-connected"``), replacing the receiver's worst (``policy="best-replace-worst"``).
         ``variants`` (optional) are heterogeneous islands: island i runs ``variants[i % len(variants)]``, each
         a dict of ``ga:`` search settings (``algorithm``, ``selection``, ``crossover``, ``mutation``,
-        ``elitism``, ``survival``, ``de``, ``constraint_handling``) over the run's own. Not with ``restarts``.
-        The result's ``islands`` lists each island's outcome.
+        ``elitism``, ``survival``, ``de``, ``constraint_handling``) over the run's own. With ``restarts``
+        (which ``algorithm="auto"`` sets where they are not given) each island restarts
+        on its own. The result's ``islands`` lists each island's outcome, with its ``restarts``.
     params : dict
         ``problem.params`` of a built-in problem, e.g. ``{"dimension": 30}`` for ``classic/*``.
     callback : callable, optional
