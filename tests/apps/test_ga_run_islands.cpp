@@ -37,8 +37,8 @@ TEST_CASE("ga-run --explain prints the islands, migration and each variant", "[g
   CHECK_THAT(same.out, Catch::Contains("islands      4 of the population's 10000: 2500 individuals each"));
   CHECK_THAT(same.out, Catch::Contains("variants     none: every island runs the settings above"));
   CHECK_THAT(same.out, Catch::Contains("restarts     each island on its own, after 100 generations without "
-                                       "improvement (checked at epoch ends), population x2 each time  (IPOP: Auger & Hansen "
-                                       "2005)\n"
+                                       "improvement (checked at epoch ends), population x2 each time  (IPOP: "
+                                       "Auger & Hansen 2005)\n"
                                        "             (auto: the measured default)\n"));  // auto's, islands too
   const outcome restarting = ga_run(dir, "--explain --set ga.islands.count=4 --set ga.restarts.stall_generations=50");
   REQUIRE(restarting.exit_code == 0);
