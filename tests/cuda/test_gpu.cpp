@@ -8,7 +8,6 @@
 
 #if defined(FUSEDGA_WITH_CUDA)
 
-#include <cstdint>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -180,10 +179,7 @@ TEST_CASE("gpu: islands with migration and restarts equal the CPU's bitwise (int
                         "ga.islands.migration.size=2", "ga.restarts.stall_generations=5"});
   };
   const Result gpu = run(config("cuda")), cpu = run(config("serial"));
-  islands_test::require_same_islands(gpu, cpu);
-  std::uint64_t immigrants = 0;
-  for (const island_result& x : gpu.islands) immigrants += x.immigrants;
-  CHECK(immigrants > 0);  // migration took place
+  islands_test::require_same_migrating_islands(gpu, cpu);
   CHECK(gpu.restarts > 0);  // on the CPU every island reaches 960 and restarts once by generation 60
 }
 

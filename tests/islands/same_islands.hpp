@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstddef>
+#include <cstdint>
 
 #include <fusedga/fusedga.hpp>
 
@@ -33,6 +34,16 @@ inline void require_same_islands(const fusedga::Result& a, const fusedga::Result
       if (exact_means) REQUIRE(same_bits(x.history[g].mean_objective, y.history[g].mean_objective));
     }
   }
+}
+
+// require_same_islands, and migration took place in `a` (some island took immigrants): the backend-parity tests
+// (cuda/emulator/test_islands_emulated.cpp, cuda/test_gpu.cpp) must compare runs that exercised it.
+inline void require_same_migrating_islands(const fusedga::Result& a, const fusedga::Result& b,
+                                           bool exact_means = true) {
+  require_same_islands(a, b, exact_means);
+  std::uint64_t immigrants = 0;
+  for (const fusedga::island_result& x : a.islands) immigrants += x.immigrants;
+  CHECK(immigrants > 0);
 }
 
 }  // namespace islands_test
