@@ -64,11 +64,14 @@ std::string quality_summary_table(const quality_results& r) {
     }
     out += "\n";
   }
-  out += "| **problems solved at least once** |";
-  for (const auto& m : r.methods) out += fmt::format(" **{}** of {} |", solved[m.name], r.problems.size());
-  out += "\n| **problems solved in every run** |";
-  for (const auto& m : r.methods) out += fmt::format(" **{}** of {} |", every_run[m.name], r.problems.size());
-  return out + "\n";
+  const auto count_row = [&](const char* label, std::map<std::string, int>& counts) {
+    out += fmt::format("| **problems solved {}** |", label);
+    for (const auto& m : r.methods) out += fmt::format(" **{}** of {} |", counts[m.name], r.problems.size());
+    out += "\n";
+  };
+  count_row("at least once", solved);
+  count_row("in every run", every_run);
+  return out;
 }
 
 std::string quality_markdown(const quality_results& r, const std::string& command,
