@@ -197,7 +197,7 @@ TEST_CASE("SHADE: F above 0 and at most 1, CR within 0 to 1, for any draws", "[d
   const counter_rng rng = counter_rng::from_seed(3);
   for (std::uint32_t i = 0; i < 2000; ++i) {
     const draws4 d = rng(i, 1, stream::de_select, 1);
-    const double F = shade_scale_factor(0.05, [&](int t) { return rng(i, 1, stream::de_select, 2 + t); });
+    const double F = shade_scale_factor(0.05, d.v[3], [&](int t) { return rng(i, 1, stream::de_select, 2 + t); });
     REQUIRE(F > 0);
     REQUIRE(F <= 1);
     const double CR = shade_crossover_rate(0.95, d.v[1], d.v[2]);

@@ -25,7 +25,7 @@ enum class stream : std::uint32_t {
   gene_b = 5,   ///< per (pair, gene) child 2 mutation and spare draws
   rank = 9,     ///< stochastic ranking's comparison coins: index = pair, block = comparison / 4
   // differential evolution (engine/de_pass.hpp), numbered apart from the GA's
-  de_select = 16,   ///< per target: block 0 indices, block 1 jrand and CR, blocks 2.. F (SHADE)
+  de_select = 16,   ///< per target: block 0 indices, block 1 jrand, CR, F's first try, blocks 2.. F's later tries
   de_gene = 17,     ///< per target: binomial crossover coins, block = j / 4
   de_archive = 18,  ///< per replaced parent: its archive slot when the archive is full
   migrate = 24,     ///< island model: island i's random destination at epoch e (index = i, generation = e)

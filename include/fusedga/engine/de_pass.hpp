@@ -46,8 +46,8 @@ inline constexpr int kDeLaneGeneBlocks = 4;
  *
  * The same draws and arithmetic as de_draw + de_trial per target (the CUDA kernel's), in phases over the
  * tile: every Philox block of the tile first, eight counters per instruction stream (philox_lanes.hpp), then
- * the donors' indices with their rows prefetched, then F and CR (whose tan/log/cos hide the prefetches'
- * latency), then the trials. Measured at N = 10⁵, d = 3: the donor rows' cache misses were a third of
+ * the donors' indices with their rows prefetched, then F and CR (vectorized over the tile: their tan, log
+ * and cos are double_math.hpp's), then the trials. Measured at N = 10⁵, d = 3: the donor rows' cache misses were a third of
  * the per-target loop when each row was loaded where the mutant needed it.
  */
 template <class Problem>
@@ -65,7 +65,8 @@ inline std::uint32_t de_trials(const kernel_params<Problem>& kp, const de_view<g
   const de_spec& s = kp.de;
   const std::uint32_t n = kp.population;
 
-  // Block 0: memory index and the donors' indices; block 1: jrand and CR's uniforms (de_trial.hpp's layout).
+  // Block 0: memory index and the donors' indices; block 1: jrand, CR's uniforms, F's first try
+  // (de_trial.hpp's layout).
   alignas(32) std::uint32_t ra[4][L], rb[4][L];
   draw_lanes<L>(kp.rng, first, generation, stream::de_select, 0, ra);
   draw_lanes<L>(kp.rng, first, generation, stream::de_select, 1, rb);
@@ -101,16 +102,22 @@ inline std::uint32_t de_trials(const kernel_params<Problem>& kp, const de_view<g
     m[l].jrand = below(rb[0][l], static_cast<std::uint32_t>(kp.dimension));
   }
   if (s.adaptive()) {
-    alignas(32) std::uint32_t rc[4][L];  // F's first four Cauchy tries; more (rarely) drawn as needed
-    draw_lanes<L>(kp.rng, first, generation, stream::de_select, 2, rc);
+    alignas(64) double mf[L], mcr[L], f0[L], cr[L];
+    for (int l = 0; l < L; ++l) {
+      const std::uint32_t r = below(ra[0][l], static_cast<std::uint32_t>(s.memory));
+      mf[l] = state.memory_F[r];
+      mcr[l] = state.memory_CR[r];
+    }
+    // F's first Cauchy try and CR for the whole tile in loops GCC vectorizes (double_math.hpp: no libm call)
+    for (int l = 0; l < L; ++l) f0[l] = cauchy_variate(rb[3][l], mf[l], 0.1);
+    for (int l = 0; l < L; ++l) cr[l] = shade_crossover_rate(mcr[l], rb[1][l], rb[2][l]);
     for (int l = 0; l < count; ++l) {
       const std::uint32_t i = first + static_cast<std::uint32_t>(l);
-      const std::uint32_t r = below(ra[0][l], static_cast<std::uint32_t>(s.memory));
-      m[l].F = shade_scale_factor(state.memory_F[r], [&](int try_block) {
-        return try_block == 0 ? draws4{{rc[0][l], rc[1][l], rc[2][l], rc[3][l]}}
-                              : kp.rng(i, generation, stream::de_select, 2 + static_cast<std::uint32_t>(try_block));
+      // shade_scale_factor's first try is f0; where it is rejected (F <= 0) the function itself takes the rest
+      m[l].F = f0[l] > 0 ? (f0[l] < 1 ? f0[l] : 1.0) : shade_scale_factor(mf[l], rb[3][l], [&](int t) {
+        return kp.rng(i, generation, stream::de_select, 2 + static_cast<std::uint32_t>(t));
       });
-      m[l].CR = shade_crossover_rate(state.memory_CR[r], rb[1][l], rb[2][l]);
+      m[l].CR = cr[l];
     }
   } else {
     for (int l = 0; l < count; ++l) {
@@ -176,7 +183,9 @@ inline void de_select(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
       dst.violation[i] = vio[l];
       dst.rank_key[i] = key[l];
     } else {
-      std::memcpy(dst.row(i), src.row(i), d * sizeof(G));
+      G* const row = dst.row(i);
+      const G* const target = src.row(i);
+      for (std::size_t j = 0; j < d; ++j) row[j] = target[j];  // inline: a libc memcpy call cost more for short rows
       dst.objective[i] = src.objective[i];
       dst.violation[i] = src.violation[i];
       dst.rank_key[i] = src.rank_key[i];

@@ -8,7 +8,7 @@
 ///
 /// Draws per target i (stream::de_select, index i): block 0 — memory index r,
 /// then the mutant's indices; block 1 — jrand, the two uniforms of CR's
-/// normal; blocks 2.. — F's Cauchy tries. stream::de_gene block j/4: gene j's
+/// normal, F's first Cauchy try; blocks 2.. — F's later tries (rarely: F <= 0). stream::de_gene block j/4: gene j's
 /// crossover coin.
 ///
 /// Sources: Storn & Price 1997; Zhang & Sanderson 2009; Tanabe & Fukunaga 2013.
@@ -54,7 +54,7 @@ FUSEDGA_HD inline de_donors<gene_t<Problem>> de_draw(const kernel_params<Problem
   out.jrand = below(b.v[0], static_cast<std::uint32_t>(kp.dimension));
   if (s.adaptive()) {
     const std::uint32_t r = below(a.v[0], static_cast<std::uint32_t>(s.memory));
-    out.F = shade_scale_factor(state.memory_F[r], [&](int t) {
+    out.F = shade_scale_factor(state.memory_F[r], b.v[3], [&](int t) {
       return kp.rng(i, generation, stream::de_select, 2 + static_cast<std::uint32_t>(t));
     });
     out.CR = shade_crossover_rate(state.memory_CR[r], b.v[1], b.v[2]);

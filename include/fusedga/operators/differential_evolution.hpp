@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "fusedga/core/double_math.hpp"
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rank_key.hpp"
 #include "fusedga/core/rng.hpp"
@@ -85,23 +86,27 @@ FUSEDGA_HD FUSEDGA_INLINE Gene de_midpoint_repair(Gene y, Gene parent, Gene lo, 
   return y < lo ? static_cast<Gene>((lo + parent) / 2) : y > hi ? static_cast<Gene>((hi + parent) / 2) : y;
 }
 
-/// Cauchy(location, scale) from 32 random bits: location + scale · tan(π (u − 1/2)), u in (0, 1).
-FUSEDGA_HD inline double cauchy_variate(std::uint32_t u, double location, double scale) {
-  return location + scale * std::tan(3.141592653589793 * (unit_double(u) - 0.5));
+/// Cauchy(location, scale) from 32 random bits: location + scale · tan(π (u − 1/2)), u in (0, 1). The same
+/// bits on every backend (fmath::tanpi, double_math.hpp).
+FUSEDGA_HD FUSEDGA_INLINE double cauchy_variate(std::uint32_t u, double location, double scale) {
+  return location + scale * fmath::tanpi(unit_double(u) - 0.5);
 }
 
-/// Normal(mean, sd) from two sets of 32 random bits (Box & Muller 1958).
-FUSEDGA_HD inline double normal_variate(std::uint32_t u1, std::uint32_t u2, double mean, double sd) {
-  return mean + sd * std::sqrt(-2.0 * std::log(unit_double(u1))) * std::cos(6.283185307179586 * unit_double(u2));
+/// Normal(mean, sd) from two sets of 32 random bits (Box & Muller 1958). The same bits on every backend
+/// (fmath::log and fmath::cospi, double_math.hpp; sqrt is correctly rounded everywhere).
+FUSEDGA_HD FUSEDGA_INLINE double normal_variate(std::uint32_t u1, std::uint32_t u2, double mean, double sd) {
+  return mean + sd * std::sqrt(-2.0 * fmath::log(unit_double(u1))) * fmath::cospi(2.0 * unit_double(u2));
 }
 
 /**
- * SHADE's F_i ~ Cauchy(m_f, 0.1), drawn again while <= 0, then min(F, 1): try t uses
- * `draws(t)` (t = 0, 1, ...: one counter block per four tries). After 64 failed tries (m_f far below 0,
- * impossible from the memory update) it returns min(max(m_f, 1e-3), 1).
+ * SHADE's F_i ~ Cauchy(m_f, 0.1), drawn again while <= 0, then min(F, 1): the first try uses `first`, the
+ * later ones `draws(t)` (t = 0, 1, ...: one counter block per four tries). After 65 failed tries (m_f far
+ * below 0, impossible from the memory update) it returns min(max(m_f, 1e-3), 1).
  */
 template <class Draws>
-FUSEDGA_HD inline double shade_scale_factor(double m_f, Draws&& draws) {
+FUSEDGA_HD inline double shade_scale_factor(double m_f, std::uint32_t first, Draws&& draws) {
+  const double f0 = cauchy_variate(first, m_f, 0.1);
+  if (f0 > 0) return f0 < 1 ? f0 : 1.0;
   for (int t = 0; t < 16; ++t) {
     const draws4 r = draws(t);
     for (int c = 0; c < 4; ++c) {
@@ -113,7 +118,7 @@ FUSEDGA_HD inline double shade_scale_factor(double m_f, Draws&& draws) {
 }
 
 /// SHADE's CR_i ~ N(m_cr, 0.1) clamped to [0, 1].
-FUSEDGA_HD inline double shade_crossover_rate(double m_cr, std::uint32_t u1, std::uint32_t u2) {
+FUSEDGA_HD FUSEDGA_INLINE double shade_crossover_rate(double m_cr, std::uint32_t u1, std::uint32_t u2) {
   const double cr = normal_variate(u1, u2, m_cr, 0.1);
   return cr < 0 ? 0.0 : cr > 1 ? 1.0 : cr;
 }

@@ -42,6 +42,16 @@ struct ConstrainedQuadratic {
     g[0] = Real(3) - (x + y + z);
     g[1] = x * x + z * z - Real(10);
   }
+  /// The constraints (as `inequalities`) and their exact Jacobian, for the gradient repair (problem_traits.hpp).
+  FUSEDGA_HD void jacobian(const Real* v, Real* c, Real* J) const {
+    const Real x = v[0], y = v[1], z = v[2];
+    c[0] = Real(3) - (x + y + z);
+    c[1] = x * x + z * z - Real(10);
+    J[0] = J[1] = J[2] = Real(-1);
+    J[3] = Real(2) * x;
+    J[4] = Real(0);
+    J[5] = Real(2) * z;
+  }
 };
 
 }  // namespace fusedga::problems
