@@ -4,12 +4,12 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <unordered_map>
 
 #include "expr/tape_ops.hpp"
+#include "fusedga/core/bit_cast.hpp"
 #include "fusedga/core/error.hpp"
 
 namespace fusedga::expr {
@@ -50,12 +50,6 @@ struct entry_hash {
     return static_cast<std::size_t>(h);
   }
 };
-
-std::uint64_t bits_of(double v) {
-  std::uint64_t b;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
 
 /// Builds the tape: every operation goes through `make`, which folds constants, applies the 0/1 rules and shares
 /// identical entries.
@@ -127,7 +121,7 @@ class tape_builder {
 
  private:
   int intern(const tape_entry& t) {
-    const entry_key k{t.op, t.a, t.b, t.c, t.e, bits_of(t.value)};
+    const entry_key k{t.op, t.a, t.b, t.c, t.e, bit_cast<std::uint64_t>(t.value)};
     if (const auto it = memo_.find(k); it != memo_.end()) return it->second;
     if (t_.entries.size() >= max_)
       throw error("Jacobian: the constraints need more than " + std::to_string(max_) +

@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -13,17 +12,11 @@
 #include <fusedga/core/double_math.hpp>
 #include <fusedga/operators/differential_evolution.hpp>
 
+#include "core/ulps.hpp"
+
 namespace {
 
-/// Distance in units in the last place between two finite doubles of the same sign (0 when equal).
-std::int64_t ulps(double a, double b) {
-  if (a == b) return 0;
-  std::int64_t x, y;
-  std::memcpy(&x, &a, 8);
-  std::memcpy(&y, &b, 8);
-  if ((x < 0) != (y < 0)) return std::numeric_limits<std::int64_t>::max();
-  return x > y ? x - y : y - x;
-}
+using core_test::ulps;
 
 constexpr long double kPi = 3.141592653589793238462643383279502884L;
 

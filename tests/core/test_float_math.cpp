@@ -5,24 +5,17 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
 
 #include <fusedga/core/float_math.hpp>
 
+#include "core/ulps.hpp"
+
 namespace {
 
-/// Distance in units in the last place between two finite floats of the same sign (0 when equal).
-std::int64_t ulps(float a, float b) {
-  if (a == b) return 0;
-  std::int32_t x, y;
-  std::memcpy(&x, &a, 4);
-  std::memcpy(&y, &b, 4);
-  if ((x < 0) != (y < 0)) return std::numeric_limits<std::int64_t>::max();
-  return x > y ? std::int64_t(x) - y : std::int64_t(y) - x;
-}
+using core_test::ulps;
 
 template <class F, class R>
 std::int64_t worst_ulps(F f, R reference, float lo, float hi, int samples, bool log_spaced = false) {

@@ -23,23 +23,13 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
+#include "fusedga/core/bit_cast.hpp"
 #include "fusedga/core/macros.hpp"
 
 namespace fusedga::fmath {
 
 namespace detail {
-FUSEDGA_HD FUSEDGA_INLINE std::int64_t bits_of(double x) {
-  std::int64_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
-FUSEDGA_HD FUSEDGA_INLINE double double_of(std::int64_t b) {
-  double x;
-  std::memcpy(&x, &b, sizeof x);
-  return x;
-}
 /// sin(πr) for |r| <= ½: r · P(r²), P the Taylor series of sin(πr)/r to r^20 (Horner, highest first).
 FUSEDGA_HD FUSEDGA_INLINE double sinpi_reduced(double r) {
   constexpr double c[] = {5.392664662608129e-10, -2.2948428997269873e-08, 7.952054001475513e-07,
@@ -73,9 +63,9 @@ FUSEDGA_HD FUSEDGA_INLINE double log(double x) {
   constexpr double min_normal = 2.2250738585072014e-308;
   const bool tiny = x < min_normal;
   const double xs = tiny ? x * 18014398509481984.0 : x;  // · 2^54: subnormals become normal
-  const std::int64_t b = detail::bits_of(xs);
+  const std::int64_t b = bit_cast<std::int64_t>(xs);
   double e = static_cast<double>(((b >> 52) & 0x7ff) - 1023) - (tiny ? 54.0 : 0.0);
-  double m = detail::double_of((b & 0x000fffffffffffffLL) | 0x3ff0000000000000LL);  // xs = m · 2^e, m in [1, 2)
+  double m = bit_cast<double>((b & 0x000fffffffffffffLL) | 0x3ff0000000000000LL);  // xs = m · 2^e, m in [1, 2)
   const bool big = m > 1.4142135623730951;
   e = big ? e + 1.0 : e;
   m = big ? 0.5 * m : m;                // m in [√½, √2]
@@ -89,10 +79,10 @@ FUSEDGA_HD FUSEDGA_INLINE double log(double x) {
   const double log_m = 2.0 * s + 2.0 * s * (z * p);
   // ln 2 = 0.6931471675634384 (26 bits: e · it is exact) + 1.2996506893889889e-08
   double result = e * 0.6931471675634384 + (e * 1.2996506893889889e-08 + log_m);
-  const double inf = detail::double_of(0x7ff0000000000000LL);
+  const double inf = bit_cast<double>(0x7ff0000000000000LL);
   result = x == inf ? x : result;
   result = x == 0.0 ? -inf : result;
-  result = x < 0.0 ? detail::double_of(0x7ff8000000000000LL) : result;
+  result = x < 0.0 ? bit_cast<double>(0x7ff8000000000000LL) : result;
   return x != x ? x : result;
 }
 

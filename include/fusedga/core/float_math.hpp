@@ -21,27 +21,17 @@
 /// log(0) = −inf, log(x < 0) = NaN, NaN in → NaN out. Pure; thread-safe.
 
 #include <cstdint>
-#include <cstring>
 
+#include "fusedga/core/bit_cast.hpp"
 #include "fusedga/core/macros.hpp"
 
 namespace fusedga::fmath {
 
 namespace detail {
-FUSEDGA_HD FUSEDGA_INLINE std::int32_t bits_of(float x) {
-  std::int32_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
-FUSEDGA_HD FUSEDGA_INLINE float float_of(std::int32_t b) {
-  float x;
-  std::memcpy(&x, &b, sizeof x);
-  return x;
-}
 // Bit patterns rather than std::numeric_limits, whose members nvcc treats as host-only
 // without --expt-relaxed-constexpr (embedding users need not pass it).
-FUSEDGA_HD FUSEDGA_INLINE float infinity() { return float_of(0x7f800000); }
-FUSEDGA_HD FUSEDGA_INLINE float quiet_nan() { return float_of(0x7fc00000); }
+FUSEDGA_HD FUSEDGA_INLINE float infinity() { return bit_cast<float>(0x7f800000); }
+FUSEDGA_HD FUSEDGA_INLINE float quiet_nan() { return bit_cast<float>(0x7fc00000); }
 /// c[0]·x^(N−1) + ... + c[N−1] by Horner's rule: the same operations in the same order on every backend.
 template <int N>
 FUSEDGA_HD FUSEDGA_INLINE float horner(float x, const float (&c)[N]) {
@@ -66,7 +56,7 @@ FUSEDGA_HD FUSEDGA_INLINE float exp(float x) {
   const float y = p * z + r + 1.0f;
   // 2^n for n in [−126, 128]: n = 128 (e^x just below FLT_MAX) is scaled in two steps
   const bool top = n > 127.0f;
-  const float scale = detail::float_of((static_cast<std::int32_t>(top ? n - 1.0f : n) + 127) << 23);
+  const float scale = bit_cast<float>((static_cast<std::int32_t>(top ? n - 1.0f : n) + 127) << 23);
   float result = (y * scale) * (top ? 2.0f : 1.0f);
   result = x < lo ? 0.0f : result;
   result = x > hi ? detail::infinity() : result;
@@ -78,9 +68,9 @@ FUSEDGA_HD FUSEDGA_INLINE float log(float x) {
   constexpr float min_normal = 1.17549435e-38f;
   const bool tiny = x < min_normal;
   const float xs = tiny ? x * 8388608.0f : x;  // · 2^23: subnormals become normal
-  const std::int32_t b = detail::bits_of(xs);
+  const std::int32_t b = bit_cast<std::int32_t>(xs);
   float e = static_cast<float>(((b >> 23) & 0xff) - 126) - (tiny ? 23.0f : 0.0f);
-  float m = detail::float_of((b & 0x807fffff) | 0x3f000000);  // xs = m · 2^e, m in [0.5, 1)
+  float m = bit_cast<float>((b & 0x807fffff) | 0x3f000000);  // xs = m · 2^e, m in [0.5, 1)
   const bool small = m < 0.707106781186547524f;
   e = small ? e - 1.0f : e;
   m = small ? m + m - 1.0f : m - 1.0f;  // log(1 + m), m in [√½ − 1, √2 − 1)
