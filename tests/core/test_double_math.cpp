@@ -2,15 +2,13 @@
 // argument is exact (so the reference is not the one in error near tan's poles and cos's zeros), the special
 // values, and that the SIMD loops of the DE pass give the same bits as scalar calls.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstdint>
+#include <fusedga/core/double_math.hpp>
+#include <fusedga/operators/differential_evolution.hpp>
 #include <limits>
 #include <random>
 #include <vector>
-
-#include <fusedga/core/double_math.hpp>
-#include <fusedga/operators/differential_evolution.hpp>
 
 #include "core/ulps.hpp"
 
@@ -59,15 +57,24 @@ TEST_CASE("fmath tanpi, cospi and log in double are within 4, 3 and 2 ulp of lon
   const auto cospi = [](double x) { return fmath::cospi(x); };
   const auto log = [](double x) { return fmath::log(x); };
   const auto logl = [](double x) { return static_cast<double>(std::log(static_cast<long double>(x))); };
-  CHECK(worst_ulps(tanpi, tan_pi_reference, [](double t) { return t - 0.5; }, 1000000) <= 4);
-  CHECK(worst_ulps(tanpi, tan_pi_reference, [](double t) { return 0.5 - std::ldexp(t, -30); }, 100000) <= 4);  // pole
-  CHECK(worst_ulps(tanpi, tan_pi_reference, [](double t) { return 40.0 * t - 20.0; }, 100000) <= 4);
-  CHECK(worst_ulps(cospi, cos_pi_reference, [](double t) { return 2.0 * t; }, 1000000) <= 3);  // Box–Muller's
-  CHECK(worst_ulps(cospi, cos_pi_reference, [](double t) { return 200.0 * t - 100.0; }, 100000) <= 3);
-  CHECK(worst_ulps(log, logl, [](double t) { return std::exp(1400.0 * (t - 0.5)); }, 1000000) <= 2);
-  CHECK(worst_ulps(log, logl, [](double t) { return 1.0 + (t - 0.5) * 1e-3; }, 200000) <= 2);  // near 1
-  CHECK(worst_ulps(log, logl, [](double t) { return std::ldexp(1.0 + t, -1060); }, 20000) <= 2);  // subnormal
-  CHECK(worst_ulps(log, logl, [](double t) { return std::ldexp(t + 0.5, -32); }, 200000) <= 2);  // unit_double's
+  CHECK(worst_ulps(
+            tanpi, tan_pi_reference, [](double t) { return t - 0.5; }, 1000000) <= 4);
+  CHECK(worst_ulps(
+            tanpi, tan_pi_reference, [](double t) { return 0.5 - std::ldexp(t, -30); }, 100000) <= 4);  // pole
+  CHECK(worst_ulps(
+            tanpi, tan_pi_reference, [](double t) { return 40.0 * t - 20.0; }, 100000) <= 4);
+  CHECK(worst_ulps(
+            cospi, cos_pi_reference, [](double t) { return 2.0 * t; }, 1000000) <= 3);  // Box–Muller's
+  CHECK(worst_ulps(
+            cospi, cos_pi_reference, [](double t) { return 200.0 * t - 100.0; }, 100000) <= 3);
+  CHECK(worst_ulps(
+            log, logl, [](double t) { return std::exp(1400.0 * (t - 0.5)); }, 1000000) <= 2);
+  CHECK(worst_ulps(
+            log, logl, [](double t) { return 1.0 + (t - 0.5) * 1e-3; }, 200000) <= 2);  // near 1
+  CHECK(worst_ulps(
+            log, logl, [](double t) { return std::ldexp(1.0 + t, -1060); }, 20000) <= 2);  // subnormal
+  CHECK(worst_ulps(
+            log, logl, [](double t) { return std::ldexp(t + 0.5, -32); }, 200000) <= 2);  // unit_double's
 }
 
 TEST_CASE("fmath in double: special values", "[core]") {

@@ -1,10 +1,9 @@
 #pragma once
 // Distance in units in the last place, for the accuracy tests of core/float_math.hpp and core/double_math.hpp.
 #include <cstdint>
+#include <fusedga/core/bit_cast.hpp>
 #include <limits>
 #include <type_traits>
-
-#include <fusedga/core/bit_cast.hpp>
 
 namespace core_test {
 

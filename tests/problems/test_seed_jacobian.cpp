@@ -1,13 +1,11 @@
 // The seed problems' exact constraint Jacobians (their `jacobian` members, read by the gradient repair):
 // the values are the inequalities' bit for bit, and the derivatives match central differences.
 #include <catch2/catch.hpp>
-
-#include <random>
-#include <vector>
-
 #include <fusedga/core/constraint_jacobian.hpp>
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
 #include <fusedga/problems/seed/trig_constrained.hpp>
+#include <random>
+#include <vector>
 
 namespace {
 

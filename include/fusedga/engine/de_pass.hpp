@@ -47,8 +47,8 @@ inline constexpr int kDeLaneGeneBlocks = 4;
  * The same draws and arithmetic as de_draw + de_trial per target (the CUDA kernel's), in phases over the
  * tile: every Philox block of the tile first, eight counters per instruction stream (philox_lanes.hpp), then
  * the donors' indices with their rows prefetched, then F and CR (vectorized over the tile: their tan, log
- * and cos are double_math.hpp's), then the trials. Measured at N = 10⁵, d = 3: the donor rows' cache misses were a third of
- * the per-target loop when each row was loaded where the mutant needed it.
+ * and cos are double_math.hpp's), then the trials. Measured at N = 10⁵, d = 3: the donor rows' cache misses
+ * were a third of the per-target loop when each row was loaded where the mutant needed it.
  */
 template <class Problem>
 inline std::uint32_t de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Problem>>& state,

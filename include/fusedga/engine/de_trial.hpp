@@ -8,8 +8,8 @@
 ///
 /// Draws per target i (stream::de_select, index i): block 0 — memory index r,
 /// then the mutant's indices; block 1 — jrand, the two uniforms of CR's
-/// normal, F's first Cauchy try; blocks 2.. — F's later tries (rarely: F <= 0). stream::de_gene block j/4: gene j's
-/// crossover coin.
+/// normal, F's first Cauchy try; blocks 2.. — F's later tries (only where
+/// the first is <= 0). stream::de_gene block j/4: gene j's crossover coin.
 ///
 /// Sources: Storn & Price 1997; Zhang & Sanderson 2009; Tanabe & Fukunaga 2013.
 
