@@ -25,21 +25,19 @@
 #include <cstdint>
 
 #include "fusedga/core/bit_cast.hpp"
+#include "fusedga/core/float_math.hpp"
 #include "fusedga/core/macros.hpp"
 
 namespace fusedga::fmath {
 
 namespace detail {
-/// sin(πr) for |r| <= ½: r · P(r²), P the Taylor series of sin(πr)/r to r^20 (Horner, highest first).
+/// sin(πr) for |r| <= ½: r · P(r²), P the Taylor series of sin(πr)/r to r^20 (detail::horner, float_math.hpp's).
 FUSEDGA_HD FUSEDGA_INLINE double sinpi_reduced(double r) {
   constexpr double c[] = {5.392664662608129e-10,   -2.2948428997269873e-08, 7.952054001475513e-07,
                           -2.1915353447830217e-05, 0.00046630280576761255,  -0.0073704309457143504,
                           0.08214588661112823,     -0.5992645293207921,     2.5501640398773455,
                           -5.16771278004997,       3.141592653589793};
-  const double z = r * r;
-  double p = c[0];
-  for (int k = 1; k < 11; ++k) p = p * z + c[k];
-  return r * p;
+  return r * horner(r * r, c);
 }
 }  // namespace detail
 
@@ -75,8 +73,7 @@ FUSEDGA_HD FUSEDGA_INLINE double log(double x) {
       0.043478260869565216, 0.047619047619047616, 0.05263157894736842, 0.058823529411764705, 0.06666666666666667,
       0.07692307692307693,  0.09090909090909091,  0.1111111111111111,  0.14285714285714285,  0.2,
       0.3333333333333333};  // 1/23 … 1/3
-  double p = c[0];
-  for (int k = 1; k < 11; ++k) p = p * z + c[k];
+  const double p = detail::horner(z, c);
   const double log_m = 2.0 * s + 2.0 * s * (z * p);
   // ln 2 = 0.6931471675634384 (26 bits: e · it is exact) + 1.2996506893889889e-08
   double result = e * 0.6931471675634384 + (e * 1.2996506893889889e-08 + log_m);

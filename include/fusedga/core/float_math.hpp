@@ -33,9 +33,9 @@ namespace detail {
 FUSEDGA_HD FUSEDGA_INLINE float infinity() { return bit_cast<float>(0x7f800000); }
 FUSEDGA_HD FUSEDGA_INLINE float quiet_nan() { return bit_cast<float>(0x7fc00000); }
 /// c[0]·x^(N−1) + ... + c[N−1] by Horner's rule: the same operations in the same order on every backend.
-template <int N>
-FUSEDGA_HD FUSEDGA_INLINE float horner(float x, const float (&c)[N]) {
-  float p = c[0];
+template <class Real, int N>
+FUSEDGA_HD FUSEDGA_INLINE Real horner(Real x, const Real (&c)[N]) {
+  Real p = c[0];
   for (int k = 1; k < N; ++k) p = p * x + c[k];
   return p;
 }

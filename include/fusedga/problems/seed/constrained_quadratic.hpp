@@ -44,9 +44,8 @@ struct ConstrainedQuadratic {
   }
   /// The constraints (as `inequalities`) and their exact Jacobian, for the gradient repair (problem_traits.hpp).
   FUSEDGA_HD void jacobian(const Real* v, Real* c, Real* J) const {
-    const Real x = v[0], y = v[1], z = v[2];
-    c[0] = Real(3) - (x + y + z);
-    c[1] = x * x + z * z - Real(10);
+    inequalities(v, c);
+    const Real x = v[0], z = v[2];
     J[0] = J[1] = J[2] = Real(-1);
     J[3] = Real(2) * x;
     J[4] = Real(0);

@@ -45,14 +45,12 @@ struct TrigConstrained {
   }
   /// The constraints (as `inequalities`) and their exact Jacobian, for the gradient repair (problem_traits.hpp).
   FUSEDGA_HD void jacobian(const Real* v, Real* c, Real* J) const {
-    const Real x = v[0], y = v[1], z = v[2];
-    c[0] = Real(1) - (x + z);
-    c[1] = Real(0.5) - (std::cos(y) + z);
+    inequalities(v, c);
     J[0] = Real(-1);
     J[1] = Real(0);
     J[2] = Real(-1);
     J[3] = Real(0);
-    J[4] = std::sin(y);
+    J[4] = std::sin(v[1]);
     J[5] = Real(-1);
   }
 };
