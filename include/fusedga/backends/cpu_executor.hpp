@@ -277,7 +277,7 @@ class cpu_executor {
     });
   }
 
-  // One DE generation: pbest order, fused trial pass src → dst with one-to-one selection, archive and memories.
+  // One DE generation: pbest set, fused trial pass src → dst with one-to-one selection, archive and memories.
   summary_type de_generation(std::uint32_t generation) {
     if constexpr (std::is_floating_point_v<gene>) {
       de_.rank_best(src_.rank_key, kp_.population);
@@ -293,11 +293,11 @@ class cpu_executor {
                              [&](std::size_t t) { de_trial_tile(kp, state, src, dst, generation, t, F, CR); });
         const population_values<fitness> values = evaluate_rows(dst, 0, kp_.population);
         loop_.for_each_index(eval_tiles(),
-                             [&](std::size_t t) { de_select_tile(kp, state, src, dst, values, F, CR, t, sink); });
+                             [&](std::size_t t) { de_select_tile(kp, state, src, dst, generation, values, F, CR, t, sink); });
       } else {
         loop_.for_each_index(eval_tiles(), [&](std::size_t t) { de_tile(kp, state, src, dst, generation, t, sink); });
       }
-      de_.after_pass(kp_.de, src_, kp_.rng, generation);
+      de_.after_pass(kp_.de, src_);
       const summary_type s = finish_generation(dst_, eval_tiles(), 0);
       std::swap(src_, dst_);
       return s;

@@ -18,7 +18,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "fusedga/core/population.hpp"
@@ -59,6 +58,20 @@ struct de_success_sums {
   }
 };
 
+/// The archive row that target `target`'s parent overwrites when its trial succeeds in generation `generation`
+/// and the archive is full: uniform in [0, capacity) from stream::de_archive (JADE's random replacement). Host
+/// and device.
+FUSEDGA_HD inline std::uint32_t archive_replacement(const counter_rng& rng, std::uint32_t target,
+                                                    std::uint32_t generation, std::uint32_t capacity) {
+  return below(rng(target, generation, stream::de_archive, 0).v[0], capacity);
+}
+
+/// A successful target of a CPU pass and the archive row its parent overwrites once the archive is full.
+struct archive_entry {
+  std::uint32_t target;
+  std::uint32_t replacement;  ///< archive_replacement(rng, target, generation, capacity)
+};
+
 /// What a DE pass reads of the adaptive state and where it writes its successes (trivially copyable).
 template <class Gene>
 struct de_view {
@@ -66,9 +79,13 @@ struct de_view {
   const double* memory_CR;        ///< H entries
   const Gene* archive;            ///< archive_size rows of d genes
   std::uint32_t archive_size;     ///< rows filled, <= capacity
-  const std::uint32_t* best;      ///< slots of the pbest_count best individuals (current-to-pbest)
-  std::uint8_t* success;          ///< N flags: 1 where the trial was strictly better (its parent goes to the archive)
+  const std::uint32_t* best;      ///< slots of the pbest_count best individuals, ascending (current-to-pbest)
   de_success_sums* tile_success;  ///< one entry per kShadeSumTargets targets (an evaluation tile)
+  /// CPU passes with an archive (else null; the CUDA kernels keep flags and draw in de_slots): tile t's
+  /// successful targets (trial strictly better: the parent goes to the archive), in slot order, at
+  /// [t·kShadeSumTargets, + tile_success[t].count), with their replacement rows drawn in the parallel pass,
+  /// so that de_state::after_pass's sequential loop visits only the successes and only copies rows.
+  archive_entry* archived = nullptr;
 };
 
 /**
@@ -89,7 +106,7 @@ FUSEDGA_HD inline bool shade_update_memory(const de_success_sums& s, double* mem
 
 /**
  * The DE run state of one run (host memory): SHADE memories and index, the archive, the pbest order,
- * success flags and per-tile sums. Allocated once (O(H + (archive + 1)·N·d / N + N)); not thread-safe:
+ * successes and per-tile sums. Allocated once (O(H + (archive + 1)·N·d / N + N)); not thread-safe:
  * the executor updates it between passes.
  */
 template <class Gene, class Key>
@@ -98,10 +115,10 @@ struct de_state {
   int next_memory = 0;                      ///< k: the entry the next update writes
   std::vector<Gene> archive;                ///< capacity·d genes, rows [0, archive_size) in use
   std::uint32_t archive_size = 0;
-  std::vector<std::uint32_t> best;          ///< pbest_count slots, best first
-  std::vector<std::uint8_t> success;        ///< N flags of the last pass
+  std::vector<std::uint32_t> best;          ///< the pbest_count best slots, in ascending slot order
   std::vector<de_success_sums> tile_success;
-  std::vector<candidate<Key>> order;        ///< N (key, slot) scratch for the pbest order
+  std::vector<archive_entry> archived;      ///< N: de_view::archived (empty without an archive)
+  std::vector<candidate<Key>> order;        ///< N (key, slot) scratch for the pbest set
 
   de_state() = default;
   de_state(const de_spec& spec, std::size_t n, int d, std::size_t tiles)
@@ -109,22 +126,26 @@ struct de_state {
         memory_CR(static_cast<std::size_t>(spec.memory), 0.5),
         archive(static_cast<std::size_t>(spec.archive_capacity) * static_cast<std::size_t>(d)),
         best(spec.uses_pbest() ? spec.pbest_count : 0),
-        success(n, 0),
         tile_success(tiles),
+        archived(spec.archive_capacity > 0 ? n : 0),
         order(spec.uses_pbest() ? n : 0) {}
 
   de_view<Gene> view() {
-    return {memory_F.data(), memory_CR.data(), archive.data(), archive_size, best.data(), success.data(),
-            tile_success.data()};
+    return {memory_F.data(), memory_CR.data(),    archive.data(),
+            archive_size,    best.data(),         tile_success.data(),
+            archived.empty() ? nullptr : archived.data()};
   }
 
   /**
-   * The slots of the `best.size()` = k smallest (key, slot) of `keys[0, n)`, best first. (key, slot) pairs are
-   * distinct, so the order is unique and any exact method gives the same slots. A sorted sample of 1024 keys
-   * gives a threshold key T a little above the k-th; one scan collects the (key, slot) with key <= T (about
-   * 1.1·k + 64 of them) and only those are selected (nth_element) and sorted; when fewer than k pass (keys
-   * tied at T do not), every slot is. O(N + k log k). Measured at N = 10⁵, k = 10⁴ on one thread (perf): 6.4 ms
-   * for the heap-based partial_sort of all N this replaces, 3.1 ms for nth_element over all N, 1.6 ms here.
+   * The slots of the `best.size()` = k smallest (key, slot) of `keys[0, n)`, in ascending slot order:
+   * current-to-pbest picks a uniform member of the set, so its order only has to be every backend's (the CUDA
+   * executor sorts its k best slots by slot), and slot order needs no sort of the k. (key, slot) pairs are
+   * distinct, so the set is unique and any exact method gives the same slots. A sorted sample of 1024 keys gives
+   * a threshold key T a little above the k-th; one scan collects the (key, slot) with key <= T (about 1.1·k + 64
+   * of them), nth_element finds the k-th smallest of those, and a second scan lists the slots up to it; when
+   * fewer than k pass T (keys tied at T do not), every slot is a candidate. O(N). Measured at N = 10⁵,
+   * k = 10⁴ on one thread (perf): 6.4 ms for the heap-based partial_sort this replaced, 3.1 ms for nth_element
+   * over all N, 1.6 ms for the threshold with a sort of the k best (best first, until 2026-11-28).
    */
   void rank_best(const Key* keys, std::size_t n) {
     if (best.empty()) return;
@@ -146,33 +167,34 @@ struct de_state {
       for (std::size_t i = 0; i < n; ++i) order[i] = {keys[i], static_cast<std::uint32_t>(i)};
       c = n;
     }
-    const auto mid = order.begin() + static_cast<std::ptrdiff_t>(k);
-    const auto last = order.begin() + static_cast<std::ptrdiff_t>(c);
-    if (mid != last) std::nth_element(order.begin(), mid, last);
-    std::sort(order.begin(), mid);
-    for (std::size_t m = 0; m < k; ++m) best[m] = order[m].slot;
+    const auto kth = order.begin() + static_cast<std::ptrdiff_t>(k - 1);
+    std::nth_element(order.begin(), kth, order.begin() + static_cast<std::ptrdiff_t>(c));
+    const candidate<Key> last = *kth;  // the k-th smallest: the set is every (key, slot) up to it
+    std::size_t m = 0;
+    for (std::size_t i = 0; m < k; ++i) {  // branch-free append: best[m] is overwritten until slot i is in the set
+      best[m] = static_cast<std::uint32_t>(i);
+      m += (keys[i] < last.key) | ((keys[i] == last.key) & (i <= last.slot));
+    }
   }
 
   /**
-   * After a pass of generation `generation`: the parents (rows of `parents`) whose trial succeeded go to
-   * the archive in slot order (appended while there is room, else over a uniform slot drawn from
-   * stream::de_archive), and SHADE's memories are updated from the tile sums combined in tile order.
+   * After a pass: the parents (rows of `parents`) whose trial succeeded go to the archive in slot order
+   * (appended while there is room, else over the row the pass drew), and SHADE's memories are updated from the
+   * tile sums combined in tile order.
    */
   template <class Fitness>
-  void after_pass(const de_spec& spec, const population_view<Gene, Fitness>& parents, const counter_rng& rng,
-                  std::uint32_t generation) {
+  void after_pass(const de_spec& spec, const population_view<Gene, Fitness>& parents) {
     const std::size_t d = static_cast<std::size_t>(parents.dimension);
     const std::uint32_t capacity = spec.archive_capacity;
     if (capacity > 0)
-      for (std::size_t i = 0; i < parents.size; ++i) {
-        if (!success[i]) continue;
-        std::uint32_t slot = archive_size;
-        if (archive_size < capacity)
-          ++archive_size;
-        else
-          slot = below(rng(static_cast<std::uint32_t>(i), generation, stream::de_archive, 0).v[0], capacity);
-        std::memcpy(archive.data() + slot * d, parents.row(i), d * sizeof(Gene));
-      }
+      for (std::size_t t = 0; t < tile_success.size(); ++t)
+        for (std::uint32_t q = 0; q < tile_success[t].count; ++q) {
+          const archive_entry e = archived[t * kShadeSumTargets + q];
+          const std::uint32_t slot = archive_size < capacity ? archive_size++ : e.replacement;
+          Gene* const row = archive.data() + slot * d;
+          const Gene* const parent = parents.row(e.target);
+          for (std::size_t j = 0; j < d; ++j) row[j] = parent[j];  // inline: a memcpy call costs more for short rows
+        }
     if (spec.adaptive()) {
       de_success_sums all;
       for (const de_success_sums& t : tile_success) all.add(t);

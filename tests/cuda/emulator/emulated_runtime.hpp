@@ -97,19 +97,26 @@ class emulated_runtime {
 
   template <class Key>
   std::size_t sort_scratch_bytes(const Key*, Key*, const std::uint32_t*, std::uint32_t*, std::size_t n) {
-    order_.resize(n);  // here, as CUB's scratch is sized: no allocation during a generation
+    order_.resize(std::max(order_.size(), n));  // here, as CUB's scratch is sized: no allocation during a generation
     return 0;
   }
   /// cub::DeviceRadixSort::SortPairs: stable, ascending keys.
   template <class Key>
   void sort_pairs(const Key* keys, Key* keys_out, const std::uint32_t* slots, std::uint32_t* slots_out, std::size_t n,
                   void*, std::size_t) {
-    std::iota(order_.begin(), order_.end(), std::size_t(0));
-    std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    const auto end = order_.begin() + static_cast<std::ptrdiff_t>(n);
+    std::iota(order_.begin(), end, std::size_t(0));
+    std::stable_sort(order_.begin(), end, [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
     for (std::size_t i = 0; i < n; ++i) {
       keys_out[i] = keys[order_[i]];
       slots_out[i] = slots[order_[i]];
     }
+  }
+  std::size_t sort_slots_scratch_bytes(const std::uint32_t*, std::uint32_t*, std::size_t) { return 0; }
+  /// cub::DeviceRadixSort::SortKeys of 32-bit slots: ascending.
+  void sort_slots(const std::uint32_t* slots, std::uint32_t* slots_out, std::size_t n, void*, std::size_t) {
+    std::copy(slots, slots + n, slots_out);
+    std::sort(slots_out, slots_out + n);
   }
   void iota(std::uint32_t* slots, std::size_t n) { std::iota(slots, slots + n, 0u); }
 

@@ -30,7 +30,9 @@
 ///  - `rt.init(blocks, threads, init_args)`, `rt.evaluate(launch, shared_bytes, evaluate_args)`,
 ///    `rt.offspring(short_genome, launch, offspring_args)`, `rt.finish(finish_args)`;
 ///  - `rt.sort_scratch_bytes(keys, n)`, `rt.sort_pairs(keys, keys_out, slots, slots_out, n, scratch, bytes)`
-///    (stable ascending radix sort), `rt.iota(slots, n)`, `rt.plus_survival(plus_args)` ((μ+λ) survival, in place);
+///    (stable ascending radix sort), `rt.sort_slots_scratch_bytes(slots, slots_out, n)`,
+///    `rt.sort_slots(slots, slots_out, n, scratch, bytes)` (ascending sort of 32-bit slots), `rt.iota(slots, n)`,
+///    `rt.plus_survival(plus_args)` ((μ+λ) survival, in place);
 ///  - `rt.de(launch, de_args)`, `rt.de_update(de_update_args)`, `rt.de_slots(de_slots_args)`,
 ///    `rt.de_archive(de_archive_args)` (differential evolution);
 ///  - `rt.run_generation(parity, enqueue)`: runs `enqueue()` (which queues one generation) directly or as a graph.
@@ -113,6 +115,11 @@ class cuda_executor {
       sort_out_ = buffer<std::uint32_t>(n_);
       sort_scratch_bytes_ =
           rt_.sort_scratch_bytes(views_[0].rank_key, sort_keys_.data(), sort_in_.data(), sort_out_.data(), n_);
+      if (is_de() && kp_.de.uses_pbest()) {  // the pbest set, then sorted by slot (de_state::rank_best's order)
+        pbest_ = buffer<std::uint32_t>(kp_.de.pbest_count);
+        sort_scratch_bytes_ = std::max(
+            sort_scratch_bytes_, rt_.sort_slots_scratch_bytes(sort_out_.data(), pbest_.data(), kp_.de.pbest_count));
+      }
       sort_scratch_ = buffer<unsigned char>(sort_scratch_bytes_);
       rt_.iota(sort_in_.data(), n_);
     }
@@ -493,12 +500,14 @@ class cuda_executor {
     const view_type src = views_[parity];
     const view_type dst = views_[1 - parity];
     const de_spec& s = kp_.de;
-    if (s.uses_pbest())
+    if (s.uses_pbest()) {  // the pbest_count best slots by (key, slot), then in slot order, as the CPU lists them
       rt_.sort_pairs(src.rank_key, sort_keys_.data(), sort_in_.data(), sort_out_.data(), n_, sort_scratch_.data(),
                      sort_scratch_bytes_);
+      rt_.sort_slots(sort_out_.data(), pbest_.data(), s.pbest_count, sort_scratch_.data(), sort_scratch_bytes_);
+    }
     rt_.de(de_launch_, cuda_kernels::de_args<Problem>{kp_, src, dst, state_.data(), de_memory_F_.data(),
                                                       de_memory_CR_.data(), de_archive_.data(), de_counters_.data(),
-                                                      sort_out_.data(), de_success_.data(), de_tile_success_.data(),
+                                                      pbest_.data(), de_success_.data(), de_tile_success_.data(),
                                                       cands_, totals_.data(), candidates_.data()});
     if (s.adaptive() || s.archive_capacity > 0)
       rt_.de_update(cuda_kernels::de_update_args<gene, fitness>{s, de_tile_success_.data(), de_tiles(),
@@ -568,7 +577,7 @@ class cuda_executor {
   buffer<state_type> state_;
   typename Runtime::template host_buffer<state_type> host_state_;
   buffer<key> sort_keys_;
-  buffer<std::uint32_t> sort_in_, sort_out_;
+  buffer<std::uint32_t> sort_in_, sort_out_, pbest_;
   buffer<unsigned char> sort_scratch_;
   std::size_t sort_scratch_bytes_ = 0;
   buffer<key> plus_keys_[2];  // plus survival: parents' and children's sorted keys and slots

@@ -122,7 +122,7 @@ struct de_args {
   const double* memory_CR;          ///< H entries
   const gene_t<Problem>* archive;   ///< capacity rows of d genes, counters->archive_size in use
   const de_counters* counters;
-  const std::uint32_t* pbest;       ///< src's slots by (key, slot), best first (current-to-pbest; else unused)
+  const std::uint32_t* pbest;       ///< src's pbest_count best slots by (key, slot), ascending (current-to-pbest; else unused)
   std::uint8_t* success;            ///< N flags: trial strictly better than its target
   de_success_sums* tile_success;    ///< one per kShadeSumTargets targets
   int cands;

@@ -430,8 +430,8 @@ __device__ __forceinline__ void de_targets(const de_args<Problem>& a) {
     unsigned char better = 0;
     double delta = 0, Fi = 0, CRi = 0;
     if (i < n) {
-      const de_view<G> view{a.memory_F,     a.memory_CR, a.archive, a.counters->archive_size, a.pbest, a.success,
-                            a.tile_success};
+      const de_view<G> view{a.memory_F, a.memory_CR, a.archive,      a.counters->archive_size,
+                            a.pbest,    a.tile_success, nullptr};  // archive: flags and de_slots
       const std::uint32_t target = static_cast<std::uint32_t>(i);
       const de_donors<G> m = de_draw(kp, view, src.genes, target, generation);
       G* trial = dst.genes + i * d;
@@ -754,8 +754,7 @@ __device__ __forceinline__ void de_slots(const de_slots_args<G, F>& a) {
     if (mine) {
       const std::uint32_t p = position + inclusive - 1;
       const std::uint32_t target = static_cast<std::uint32_t>(i);
-      const std::uint32_t slot =
-          p < a.capacity ? p : below(a.rng(target, generation, stream::de_archive, 0).v[0], a.capacity);
+      const std::uint32_t slot = p < a.capacity ? p : archive_replacement(a.rng, target, generation, a.capacity);
       a.archive_slot[i] = slot;
       atomicMax(a.owner + slot, target + 1);
     }

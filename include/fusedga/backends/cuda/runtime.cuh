@@ -132,6 +132,16 @@ class cuda_runtime {
     FUSEDGA_CUDA_TRY(cub::DeviceRadixSort::SortPairs(scratch, scratch_bytes, keys, keys_out, slots, slots_out,
                                                      static_cast<int>(n), 0, int(sizeof(Key) * 8), stream()));
   }
+  std::size_t sort_slots_scratch_bytes(const std::uint32_t* slots, std::uint32_t* slots_out, std::size_t n) {
+    std::size_t bytes = 0;
+    FUSEDGA_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, bytes, slots, slots_out, static_cast<int>(n), 0, 32, stream()));
+    return bytes;
+  }
+  void sort_slots(const std::uint32_t* slots, std::uint32_t* slots_out, std::size_t n, void* scratch,
+                  std::size_t scratch_bytes) {
+    FUSEDGA_CUDA_TRY(cub::DeviceRadixSort::SortKeys(scratch, scratch_bytes, slots, slots_out, static_cast<int>(n), 0, 32,
+                                                    stream()));
+  }
   void iota(std::uint32_t* slots, std::size_t n) {
     cuda_kernels::iota_kernel<std::uint32_t><<<cuda_geometry::grid_for(n, 256), 256, 0, stream()>>>(slots, n);
     FUSEDGA_CUDA_TRY(cudaGetLastError());
