@@ -91,10 +91,11 @@ solve_state read_solve_state(checkpoint_reader& in, Key& best_key, Result& r, st
 }
 
 /// Islands of at most this many individuals run side by side (run_islands). Below it a pass is short enough for
-/// a fork and join of all threads to cost a good part of it (up to 30% at 1,562 individuals on 2 threads); above
-/// it, islands side by side each bring their own working set into the shared caches and ran 5-20% slower
-/// (docs/performance.md, "Measured: islands in one process").
-inline constexpr std::size_t side_by_side_island_limit = 4096;
+/// a fork and join of all threads to cost a good part of it (up to 30% at 1,562 individuals on 2 threads; at
+/// 6,250, I = 16 of 10^5, 3-14% over one population while the limit was 4,096, 4-19% under it side by side);
+/// above it, islands side by side each bring their own working set into the shared caches and ran 5-20% slower
+/// at 25,000 (docs/performance.md, "Measured: islands in one process").
+inline constexpr std::size_t side_by_side_island_limit = 8192;
 
 /// The island model on `backend`. On TBB, a rank with at least as many islands as threads, each of at most
 /// side_by_side_island_limit individuals, runs them side by side, an island per thread on the serial engine: the
