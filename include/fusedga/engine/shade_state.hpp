@@ -105,7 +105,7 @@ FUSEDGA_HD inline bool shade_update_memory(const de_success_sums& s, double* mem
 }
 
 /**
- * The DE run state of one run (host memory): SHADE memories and index, the archive, the pbest order,
+ * The DE run state of one run (host memory): SHADE memories and index, the archive, the pbest set,
  * successes and per-tile sums. Allocated once (O(H + (archive + 1)·N·d / N + N)); not thread-safe:
  * the executor updates it between passes.
  */
