@@ -183,7 +183,7 @@ TEST_CASE("gradient repair with DE: trials land on a linear equality, counted", 
   o.generations = 1;
   o.constraints.gradient_repair.iterations = 1;  // one step per trial, 1 evaluation each (exact Jacobian)
   const Result one = solve(plane_sphere{}, o, backend::serial{});
-  CHECK(one.evaluations == 150 + 150 + 150 * 1);
+  CHECK(one.evaluations == 150 + 150 + 150 * (1 + 1));  // each trial infeasible: 1 Newton step, 1 evaluation again
   o.constraints.gradient_repair.iterations = 40;  // worst case: gap 5, closed by >= 1/4 per step → < 1e-4
   const Result repaired = solve(plane_sphere{}, o, backend::serial{});
   REQUIRE(repaired.history.size() == 2);
@@ -197,6 +197,39 @@ TEST_CASE("gradient repair with DE: trials land on a linear equality, counted", 
   const Result plain = solve(plane_sphere{}, o, backend::serial{});
   CHECK(plain.history[1].feasible_fraction < 0.05);
   CHECK(plain.evaluations == 150 + 150);
+}
+
+namespace {
+/// minimize Σ x_i² over 2 genes in [−1, 1] subject to x_0 − 10 <= 0: every point is feasible.
+struct never_violated {
+  using gene_type = double;
+  int dimension() const { return 2; }
+  int inequality_count() const { return 1; }
+  Bounds<double> bounds() const { return {std::vector<double>(2, -1.0), std::vector<double>(2, 1.0)}; }
+  template <class X>
+  FUSEDGA_HD double objective(const X& x) const {
+    return x[0] * x[0] + x[1] * x[1];
+  }
+  template <class X, class G>
+  FUSEDGA_HD void inequalities(const X& x, G& g) const {
+    g[0] = x[0] - 10.0;
+  }
+  void jacobian(const double* x, double* c, double* J) const {
+    c[0] = x[0] - 10.0;
+    J[0] = 1.0;
+    J[1] = 0.0;
+  }
+};
+}  // namespace
+
+TEST_CASE("gradient repair with DE: feasible trials are left alone and cost nothing", "[gradient-repair][de]") {
+  // Takahama & Sakai repair infeasible trials only; the repair runs after the trial's evaluation, so a feasible
+  // trial whose coin comes up spends no constraint-and-Jacobian evaluation.
+  ga_options o = de_repair_options(1.0);
+  const Result repaired = solve(never_violated{}, o, backend::serial{});
+  CHECK(repaired.evaluations == 150 + std::uint64_t(30) * 150);
+  o.constraints.gradient_repair.rate = 0;
+  require_identical(repaired, solve(never_violated{}, o, backend::serial{}));
 }
 
 TEST_CASE("gradient repair with DE: reaches the plane's optimum 1/4", "[gradient-repair][de]") {

@@ -27,9 +27,9 @@ enum class stream : std::uint32_t {
   // differential evolution (engine/de_pass.hpp), numbered apart from the GA's
   de_select = 16,   ///< per target: block 0 indices, block 1 jrand, CR, F's first try, blocks 2.. F's later tries
   de_gene = 17,     ///< per target: binomial crossover coins, block = j / 4
-  de_archive = 18,  ///< per replaced parent: its archive slot when the archive is full
+  de_after = 18,    ///< per target, after its trial's evaluation: draw 0 its parent's archive slot, draw 1 its repair coin
   migrate = 24,     ///< island model: island i's random destination at epoch e (index = i, generation = e)
-  repair = 6,   ///< gradient repair coins: index = pair, draw 0 child 1, draw 1 child 2 (DE: index = target, draw 0)
+  repair = 6,   ///< GA's gradient repair coins: index = pair, draw 0 child 1, draw 1 child 2 (DE: de_after)
 };
 
 /// Four independent 32-bit draws.

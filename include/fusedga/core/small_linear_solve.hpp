@@ -66,6 +66,20 @@ FUSEDGA_HD inline bool solve_linear_in_place(S* A, S* b, int n) {
  */
 template <class S>
 FUSEDGA_HD inline bool pseudo_inverse_step(const S* A, const S* r, int m, int d, S* s, S* work) {
+  const S eps = sizeof(S) == sizeof(float) ? S(1.1920929e-07) : S(2.220446049250313e-16);
+  if (m == 1) {  // one violated constraint, the common case: s = a·r/(a·a + λ), the same operations as below
+    S aa = S(0);
+    for (int j = 0; j < d; ++j) aa += A[j] * A[j];
+    const S q = aa + eps * (aa > S(1) ? aa : S(1));
+    if (!(q > S(0)) || q - q != S(0)) return false;
+    const S y = r[0] / q;
+    bool finite = true;
+    for (int j = 0; j < d; ++j) {
+      s[j] = A[j] * y;
+      finite = finite && s[j] - s[j] == S(0);
+    }
+    return finite;
+  }
   const bool wide = m <= d;
   const int n = wide ? m : d;
   S* M = work;
@@ -81,7 +95,6 @@ FUSEDGA_HD inline bool pseudo_inverse_step(const S* A, const S* r, int m, int d,
       M[i * n + k] = acc;
       if (i == k && acc > diag) diag = acc;
     }
-  const S eps = sizeof(S) == sizeof(float) ? S(1.1920929e-07) : S(2.220446049250313e-16);
   const S ridge = S(n) * eps * (diag > S(1) ? diag : S(1));
   for (int i = 0; i < n; ++i) M[i * n + i] += ridge;
   if (wide) {

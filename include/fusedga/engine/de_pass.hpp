@@ -3,9 +3,10 @@
 /// The fused differential-evolution pass (CPU tiles): for every target i of
 /// an evaluation tile — F_i and CR_i (fixed, or SHADE's draws), the mutant
 /// from distinct random individuals (and x_pbest, and the archive), binomial
-/// crossover with jrand, midpoint bound repair, gradient repair of the trial
-/// with probability `kp.gradient_repair.rate` (repair_pass.hpp: with the
-/// ε-constrained method this is Takahama & Sakai's εDEg), evaluation of the trial, then
+/// crossover with jrand, midpoint bound repair, evaluation of the trial, the
+/// gradient repair of an infeasible trial with probability
+/// `kp.gradient_repair.rate` and its evaluation again (de_repair_infeasible:
+/// with the ε-constrained method this is Takahama & Sakai's εDEg), then
 /// one-to-one survivor selection: the trial replaces its target when its rank
 /// key is not worse (<=). Strictly better trials are successes: their parents
 /// are flagged for the archive and (F_i, CR_i, |Δ_i|) enter the tile's
@@ -87,18 +88,79 @@ inline void de_trials_across(const kernel_params<Problem>& kp, const de_tile_don
 }
 
 /**
+ * A DE tile's draws after its trials' evaluation, rng(first + l, generation, stream::de_after, 0) for its
+ * targets l < kTileSlots: draw 0 a success's archive slot (archive_replacement_from), draw 1 an infeasible
+ * trial's repair coin. Drawn for the whole tile together (philox_lanes.hpp), and only once something reads them:
+ * one block at a time per success or repair cost more than the tile's 64 together.
+ */
+struct de_after_draws {
+  de_after_draws(const counter_rng& rng_, std::uint32_t first_, std::uint32_t generation_)
+      : rng(rng_), first(first_), generation(generation_) {}
+
+  const counter_rng& rng;
+  std::uint32_t first;
+  std::uint32_t generation;
+  bool drawn = false;
+  alignas(64) std::uint32_t v[4][kTileSlots];  ///< written by the first word() call
+
+  /// Draw w of every target of the tile.
+  const std::uint32_t* word(int w) {
+    if (!drawn) draw_lanes<static_cast<int>(kTileSlots)>(rng, first, generation, stream::de_after, 0, v);
+    drawn = true;
+    return v[w];
+  }
+};
+
+/**
+ * εDEg's gradient-based mutation of a DE tile's evaluated trials (Takahama & Sakai 2006: an *infeasible* trial
+ * is repaired with probability `kp.gradient_repair.rate`, then evaluated): each trial in slots [begin, end) of
+ * `trials` with violation vio[l] > 0 is repaired when its coin (draw 1 of `after`) comes up; the repaired ones
+ * are then evaluated again into obj/vio/key[l] (evaluate_listed). Feasible trials cost nothing (repairing
+ * before the evaluation spent one constraint and Jacobian evaluation on each feasible trial whose coin came
+ * up). Returns the evaluations spent: the repair's (one per Newton step) plus one per new evaluation; 0 when the
+ * rate is 0 or the problem is not repairable.
+ */
+template <class Problem>
+inline std::uint32_t de_repair_infeasible(const kernel_params<Problem>& kp, de_after_draws& after,
+                                          const population_view<gene_t<Problem>, fitness_t<Problem>>& trials,
+                                          std::size_t begin, std::size_t end, fitness_t<Problem>* obj,
+                                          fitness_t<Problem>* vio, rank_key_t<fitness_t<Problem>>* key) {
+  if constexpr (!repairable_v<Problem>) {
+    (void)kp, (void)after, (void)trials, (void)begin, (void)end, (void)obj, (void)vio, (void)key;
+    return 0;
+  } else {
+    if (!repair_enabled(kp)) return 0;
+    const int count = static_cast<int>(end - begin);
+    bool any = false;
+    for (int l = 0; l < count; ++l) any = any || vio[l] > 0;
+    if (!any) return 0;
+    const std::uint32_t* coins = after.word(1);
+    int repaired[kTileSlots];
+    int n = 0;
+    std::uint32_t evaluations = 0;
+    for (int l = 0; l < count; ++l) {
+      if (!(vio[l] > 0) || !coin<double>(coins[l], kp.gradient_repair.rate)) continue;
+      evaluations += repair_lane<1>(kp, trials.row(begin + static_cast<std::size_t>(l)), 0) + 1;
+      repaired[n++] = l;
+    }
+    evaluate_listed(kp, trials, begin, repaired, n, obj, vio, key);
+    return evaluations;
+  }
+}
+
+/**
  * The trial half of the DE pass: for targets [begin, end), F_i and CR_i (written to F_of/CR_of[i − begin]),
- * the trial built in row i of `dst` and its gradient repair (εDEg). Returns the repair's evaluations.
+ * the trial built in row i of `dst` (repaired after its evaluation: de_repair_infeasible).
  *
  * The same draws and arithmetic as de_draw + de_trial per target (the CUDA kernel's), in phases over the
- * tile: every Philox block of the tile first, eight counters per instruction stream (philox_lanes.hpp), then
+ * tile: every Philox block of the tile first, 8 or 16 counters per instruction stream (philox_lanes.hpp), then
  * the donors' indices with their rows prefetched, then F and CR (vectorized over the tile: their tan, log
  * and cos are double_math.hpp's), then the trials (de_trials_across, for d <= 16). Measured at N = 10⁵, d = 3:
  * the donor rows' cache misses were a third of the per-target loop when each row was loaded where the mutant
  * needed it.
  */
 template <class Problem>
-inline std::uint32_t de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Problem>>& state,
+inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Problem>>& state,
                                const population_view<gene_t<Problem>, fitness_t<Problem>>& src,
                                const population_view<gene_t<Problem>, fitness_t<Problem>>& dst,
                                std::uint32_t generation, std::size_t begin, std::size_t end, double* F_of,
@@ -184,44 +246,39 @@ inline std::uint32_t de_trials(const kernel_params<Problem>& kp, const de_view<g
       de_trial(kp, donors, src.row(begin + l), first + static_cast<std::uint32_t>(l), generation, dst.row(begin + l));
     }
   }
-  std::uint32_t repair_evaluations = 0;
-  if constexpr (repairable_v<Problem>) {
-    if (repair_enabled(kp)) {  // εDEg
-      alignas(32) std::uint32_t rr[4][L];
-      draw_lanes<L>(kp.rng, first, generation, stream::repair, 0, rr);
-      for (int l = 0; l < count; ++l) repair_evaluations += repair_trial_drawn(kp, rr[0][l], dst.row(begin + l));
-    }
-  }
-  return repair_evaluations;
 }
 
 /**
- * The selection half of the DE pass of generation `generation`, tile t = targets [begin, end): the trial in row
+ * The selection half of the DE pass, tile t = targets [begin, end): the trial in row
  * i of `dst` has objective, violation and rank key obj/vio/key[i − begin] (its F and CR at F_of/CR_of[i −
  * begin]); each row keeps its trial when its key is not worse than the target's, else gets its target back
- * from `src`. Writes the tile's successes and success sums into `state` and its summary
- * (with `repair_evaluations`) into `out`.
+ * from `src`. Writes the tile's successes (their archive slots from `after`) and success sums into `state` and
+ * its summary (with `repair_evaluations`) into `out`.
  */
 template <class Problem>
 inline void de_select(const kernel_params<Problem>& kp, const de_view<gene_t<Problem>>& state,
                       const population_view<gene_t<Problem>, fitness_t<Problem>>& src,
-                      const population_view<gene_t<Problem>, fitness_t<Problem>>& dst, std::uint32_t generation,
-                      std::size_t t,
+                      const population_view<gene_t<Problem>, fitness_t<Problem>>& dst, std::size_t t,
                       std::size_t begin, std::size_t end, const fitness_t<Problem>* obj, const fitness_t<Problem>* vio,
                       const rank_key_t<fitness_t<Problem>>* key, const double* F_of, const double* CR_of,
-                      std::uint32_t repair_evaluations, const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
+                      de_after_draws& after, std::uint32_t repair_evaluations,
+                      const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
   using G = gene_t<Problem>;
   const std::size_t d = static_cast<std::size_t>(kp.dimension);
+  const std::uint32_t* replacement = nullptr;  // the successes' archive slots (draw 0), when there are any
+  if (state.archived) {
+    bool any = false;
+    for (std::size_t i = begin; i < end; ++i) any = any || key[i - begin] < src.rank_key[i];
+    if (any) replacement = after.word(0);
+  }
   de_success_sums sums;
   for (std::size_t i = begin; i < end; ++i) {
     const std::size_t l = i - begin;
     const bool better = key[l] < src.rank_key[i];
     if (better) {
-      if (state.archived) {
-        const std::uint32_t target = static_cast<std::uint32_t>(i);
-        state.archived[begin + sums.count] = {target,
-                                              archive_replacement(kp.rng, target, generation, kp.de.archive_capacity)};
-      }
+      if (replacement)
+        state.archived[begin + sums.count] = {static_cast<std::uint32_t>(i),
+                                              archive_replacement_from(replacement[l], kp.de.archive_capacity)};
       sums.add(de_improvement(src.objective[i], src.violation[i], obj[l], vio[l], sense_of<Problem>(), kp.rule,
                               kp.penalty_weight),
                F_of[l], CR_of[l]);
@@ -261,12 +318,15 @@ inline void de_tile(const kernel_params<Problem>& kp, const de_view<gene_t<Probl
   std::size_t begin, end;
   tile_range(t, src.size, begin, end);
   double F_of[kTileSlots], CR_of[kTileSlots];
-  const std::uint32_t repair_evaluations = de_trials(kp, state, src, dst, generation, begin, end, F_of, CR_of);
+  de_trials(kp, state, src, dst, generation, begin, end, F_of, CR_of);
   alignas(64) F obj[kTileSlots], vio[kTileSlots];
   alignas(64) K key[kTileSlots];
   evaluate_slots(kp, dst, begin, end, obj, vio, key);
+  de_after_draws after{kp.rng, static_cast<std::uint32_t>(begin), generation};
+  const std::uint32_t repair_evaluations = de_repair_infeasible(kp, after, dst, begin, end, obj, vio, key);
   if constexpr (!has_batch_evaluation<Problem>::value) apply_handler_keys(kp, obj, vio, key, end - begin);  // ε, SAP
-  de_select(kp, state, src, dst, generation, t, begin, end, obj, vio, key, F_of, CR_of, repair_evaluations, out);
+  de_select(kp, state, src, dst, t, begin, end, obj, vio, key, F_of, CR_of, after, repair_evaluations,
+            out);
 }
 
 /**
@@ -303,7 +363,9 @@ inline void de_select_tile(const kernel_params<Problem>& kp, const de_view<gene_
   const std::size_t row = begin - values.first;
   rank_population_values(kp, obj, values.g + row * static_cast<std::size_t>(values.m), values.m,
                          values.h + row * static_cast<std::size_t>(values.p), values.p, end - begin, vio, key);
-  de_select(kp, state, src, dst, generation, t, begin, end, obj, vio, key, F_all + begin, CR_all + begin, 0, out);
+  de_after_draws after{kp.rng, static_cast<std::uint32_t>(begin), generation};
+  de_select(kp, state, src, dst, t, begin, end, obj, vio, key, F_all + begin, CR_all + begin, after, 0,
+            out);
 }
 
 /// Tile t of a summary-only pass over the stored values of `pop` (after an in-place survivor selection).

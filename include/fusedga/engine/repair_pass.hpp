@@ -3,11 +3,11 @@
 /// The gradient repair step of the fused offspring pass (passes.hpp): after
 /// mutation and bound repair, before evaluation, each child is repaired with
 /// probability `kp.gradient_repair.rate` (operators/gradient_repair.hpp); the
-/// DE pass (de_pass.hpp) repairs its trial vectors the same way (εDEg). The
-/// coin of child c (0, 1) of pair i in generation g is draw c of
-/// rng(i, g, stream::repair, 0) (DE: draw 0 for target i): a pure function of
-/// the run's seed, so the result is the same for any thread count. Host (CPU
-/// executors).
+/// DE pass (de_pass.hpp, de_repair_infeasible) repairs its infeasible trial
+/// vectors after their evaluation (εDEg). The coin of child c (0, 1) of pair i
+/// in generation g is draw c of rng(i, g, stream::repair, 0) (DE: draw 1 of
+/// rng(i, g, stream::de_after, 0) for target i): a pure function of the run's
+/// seed, so the result is the same for any thread count. Host (CPU executors).
 
 #include <cstdint>
 #include <type_traits>
@@ -40,15 +40,23 @@ inline std::uint32_t repair_lane(const kernel_params<Problem>& kp, gene_t<Proble
   const int d = kp.dimension;
   const int ni = inequality_count(kp.problem), ne = equality_count(kp.problem);
   thread_local std::vector<F> scratch;  // grows once per thread, then reused: no allocation in the steady state
-  thread_local std::vector<G> x;
   const std::size_t need = gradient_repair_scratch(d, ni + ne);
   if (scratch.size() < need) scratch.resize(need);
-  if (x.size() < static_cast<std::size_t>(d)) x.resize(static_cast<std::size_t>(d));
-  for (int j = 0; j < d; ++j) x[static_cast<std::size_t>(j)] = genes[j * P + l];
-  const int evaluations = gradient_repair(kp.problem, x.data(), d, ni, ne, kp.bounds.lower, kp.bounds.upper,
-                                          kp.equality_tolerance, kp.gradient_repair.iterations, scratch.data());
-  for (int j = 0; j < d; ++j) genes[j * P + l] = x[static_cast<std::size_t>(j)];
-  return static_cast<std::uint32_t>(evaluations);
+  const auto repair = [&](G* x) {
+    return static_cast<std::uint32_t>(gradient_repair(kp.problem, x, d, ni, ne, kp.bounds.lower, kp.bounds.upper,
+                                                      kp.equality_tolerance, kp.gradient_repair.iterations,
+                                                      scratch.data()));
+  };
+  if constexpr (P == 1) {
+    return repair(genes + l);  // a row: repaired where it is
+  } else {
+    thread_local std::vector<G> x;
+    if (x.size() < static_cast<std::size_t>(d)) x.resize(static_cast<std::size_t>(d));
+    for (int j = 0; j < d; ++j) x[static_cast<std::size_t>(j)] = genes[j * P + l];
+    const std::uint32_t evaluations = repair(x.data());
+    for (int j = 0; j < d; ++j) genes[j * P + l] = x[static_cast<std::size_t>(j)];
+    return evaluations;
+  }
 }
 
 /// Whether the run repairs at all: a rate above 0 and some constraint to repair.
@@ -82,31 +90,6 @@ inline std::uint32_t repair_children(const kernel_params<Problem>& kp, std::uint
       }
     }
     return evaluations;
-  }
-}
-
-/// repair_trial with its coin's bits `u` (draw 0 of rng(i, g, stream::repair, 0)) already drawn. @pre repairable_v.
-template <class Problem>
-inline std::uint32_t repair_trial_drawn(const kernel_params<Problem>& kp, std::uint32_t u, gene_t<Problem>* trial) {
-  if (!coin<double>(u, kp.gradient_repair.rate)) return 0;
-  return repair_lane<1>(kp, trial, 0);
-}
-
-/**
- * Repairs the DE trial vector of target i (d genes, a row) with probability `kp.gradient_repair.rate`, before
- * its evaluation: Takahama & Sakai's εDEg (2006) applies the gradient-based mutation to DE's trial vectors. The
- * coin is draw 0 of rng(i, g, stream::repair, 0) — the GA's pairs and DE's targets never share a run, so the
- * stream is not split. Returns the evaluations spent; 0 when the rate is 0 or the problem is not repairable.
- */
-template <class Problem>
-inline std::uint32_t repair_trial(const kernel_params<Problem>& kp, std::uint32_t i, std::uint32_t generation,
-                                  gene_t<Problem>* trial) {
-  if constexpr (!repairable_v<Problem>) {
-    (void)kp, (void)i, (void)generation, (void)trial;
-    return 0;
-  } else {
-    if (!repair_enabled(kp)) return 0;
-    return repair_trial_drawn(kp, kp.rng(i, generation, stream::repair, 0).v[0], trial);
   }
 }
 

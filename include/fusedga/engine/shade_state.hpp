@@ -58,12 +58,18 @@ struct de_success_sums {
   }
 };
 
+/// archive_replacement from its draw `bits` (rng(target, generation, stream::de_after, 0).v[0]), for callers
+/// that draw a tile's blocks together (philox_lanes.hpp).
+FUSEDGA_HD inline std::uint32_t archive_replacement_from(std::uint32_t bits, std::uint32_t capacity) {
+  return below(bits, capacity);
+}
+
 /// The archive row that target `target`'s parent overwrites when its trial succeeds in generation `generation`
-/// and the archive is full: uniform in [0, capacity) from stream::de_archive (JADE's random replacement). Host
+/// and the archive is full: uniform in [0, capacity) from stream::de_after (JADE's random replacement). Host
 /// and device.
 FUSEDGA_HD inline std::uint32_t archive_replacement(const counter_rng& rng, std::uint32_t target,
                                                     std::uint32_t generation, std::uint32_t capacity) {
-  return below(rng(target, generation, stream::de_archive, 0).v[0], capacity);
+  return archive_replacement_from(rng(target, generation, stream::de_after, 0).v[0], capacity);
 }
 
 /// A successful target of a CPU pass and the archive row its parent overwrites once the archive is full.

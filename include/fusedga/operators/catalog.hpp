@@ -122,7 +122,7 @@ inline constexpr parameter_spec shade_params[] = {
      "H: entries of the success-history memories M_F and M_CR (each starts at 0.5)"}};
 inline constexpr parameter_spec gradient_repair_params[] = {
     {"rate", 0, 0, 1, false, false, nullptr, nullptr, false,
-     "probability that a child is repaired before evaluation (0 = off)"},
+     "probability that an infeasible child is repaired (0 = off)"},
     {"iterations", 3, 1, kIntMax, false, true, nullptr, nullptr, false,
      "Newton steps at most; stops early once no constraint is violated"}};
 

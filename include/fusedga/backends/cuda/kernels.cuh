@@ -731,7 +731,7 @@ __global__ void de_update_kernel(de_update_args<G, F> a) { de_update(a); }
  * The archive rows of the successful targets, a warp per tile of kShadeSumTargets targets (whole warps per
  * block): the tile's successes, in slot order, take the positions from `tile_first[tile]` on (a warp scan of
  * the lanes' flags, 32 targets at a time) — a position below the capacity is that row, a later one a row drawn
- * from stream::de_archive — and each row's last writer is recorded in `owner` (atomicMax), so de_archive copies
+ * from stream::de_after — and each row's last writer is recorded in `owner` (atomicMax), so de_archive copies
  * what the CPU's sequential loop leaves there.
  */
 template <class G, class F>
