@@ -133,19 +133,15 @@ inline std::uint32_t de_repair_infeasible(const kernel_params<Problem>& kp, de_a
   } else {
     if (!repair_enabled(kp)) return 0;
     const int count = static_cast<int>(end - begin);
-    bool any = false;
-    for (int l = 0; l < count; ++l) any = any || vio[l] > 0;
-    if (!any) return 0;
-    const std::uint32_t* coins = after.word(1);
     int repaired[kTileSlots];
     int n = 0;
     std::uint32_t evaluations = 0;
     for (int l = 0; l < count; ++l) {
-      if (!(vio[l] > 0) || !coin<double>(coins[l], kp.gradient_repair.rate)) continue;
+      if (!(vio[l] > 0) || !coin<double>(after.word(1)[l], kp.gradient_repair.rate)) continue;
       evaluations += repair_lane<1>(kp, trials.row(begin + static_cast<std::size_t>(l)), 0) + 1;
       repaired[n++] = l;
     }
-    evaluate_listed(kp, trials, begin, repaired, n, obj, vio, key);
+    if (n > 0) evaluate_listed(kp, trials, begin, repaired, n, obj, vio, key);
     return evaluations;
   }
 }
@@ -267,20 +263,14 @@ inline void de_select(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
                       const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
   using G = gene_t<Problem>;
   const std::size_t d = static_cast<std::size_t>(kp.dimension);
-  const std::uint32_t* replacement = nullptr;  // the successes' archive slots (draw 0), when there are any
-  if (state.archived) {
-    bool any = false;
-    for (std::size_t i = begin; i < end; ++i) any = any || key[i - begin] < src.rank_key[i];
-    if (any) replacement = after.word(0);
-  }
   de_success_sums sums;
   for (std::size_t i = begin; i < end; ++i) {
     const std::size_t l = i - begin;
     const bool better = key[l] < src.rank_key[i];
     if (better) {
-      if (replacement)
+      if (state.archived)
         state.archived[begin + sums.count] = {static_cast<std::uint32_t>(i),
-                                              archive_replacement_from(replacement[l], kp.de.archive_capacity)};
+                                              archive_replacement_from(after.word(0)[l], kp.de.archive_capacity)};
       sums.add(de_improvement(src.objective[i], src.violation[i], obj[l], vio[l], sense_of<Problem>(), kp.rule,
                               kp.penalty_weight),
                F_of[l], CR_of[l]);
