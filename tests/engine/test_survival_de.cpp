@@ -286,6 +286,42 @@ TEST_CASE("SHADE: the pbest set is the k smallest (key, slot) of a full sort, in
     }
 }
 
+template <class Key>
+static void check_kth_smallest(const std::vector<Key>& keys) {
+  const std::size_t c = keys.size();
+  for (std::size_t k : {std::size_t(1), std::size_t(2), c / 3 + 1, c / 2, c - 1, c}) {
+    if (k < 1 || k > c) continue;  // 1 <= k <= c (a one-candidate set has only k = 1)
+    std::vector<detail::candidate<Key>> a(c);
+    // slots out of order, so ties must be broken by slot, not by position
+    for (std::size_t i = 0; i < c; ++i) a[i] = {keys[i], static_cast<std::uint32_t>((i * 7919u) % 100003u)};
+    std::vector<detail::candidate<Key>> sorted = a;
+    std::sort(sorted.begin(), sorted.end());
+    const detail::candidate<Key> got = detail::kth_smallest(a.data(), c, k);
+    CHECK(got.key == sorted[k - 1].key);
+    CHECK(got.slot == sorted[k - 1].slot);
+  }
+}
+
+TEST_CASE("kth_smallest: the k-th (key, slot) of a full sort, for spread, tied, equal and skewed keys", "[de][shade]") {
+  const std::size_t c = 3001;
+  std::vector<std::uint64_t> spread(c), tied(c), equal(c, 42), skewed(c), narrow(c);
+  std::vector<std::uint32_t> spread32(c);
+  for (std::size_t i = 0; i < c; ++i) {
+    spread[i] = (i * 0x9E3779B97F4A7C15ull) ^ (i << 17);
+    tied[i] = (i * 7919u) % 5u;
+    skewed[i] = i % 97 == 0 ? ~std::uint64_t(0) - i : 1000 + (i * 31u) % 257u;  // a few outliers: one fat bucket
+    narrow[i] = 0x4000000000000000ull + (i * 13u) % 200u;                      // spread under 8 bits
+    spread32[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  }
+  check_kth_smallest(spread);
+  check_kth_smallest(tied);
+  check_kth_smallest(equal);
+  check_kth_smallest(skewed);
+  check_kth_smallest(narrow);
+  check_kth_smallest(spread32);
+  check_kth_smallest(std::vector<std::uint64_t>{7});
+}
+
 TEST_CASE("plus survival and DE: serial and TBB at 1, 2 and 7 threads give bitwise identical runs",
           "[determinism][de][survival]") {
   ga_options o;

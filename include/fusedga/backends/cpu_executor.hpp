@@ -96,6 +96,7 @@ class cpu_executor {
   cpu_executor& operator=(const cpu_executor&) = delete;
 
   summary_type initialize() {
+    pbest_ready_ = false;
     const auto sink = summary();
     const auto kp = kp_;
     const auto pop = src_;
@@ -109,6 +110,7 @@ class cpu_executor {
   }
 
   void evaluate() {
+    pbest_ready_ = false;
     const auto sink = summary();
     const auto kp = kp_;
     const auto pop = src_;
@@ -158,6 +160,7 @@ class cpu_executor {
   /// them (re-key pass, tile-parallel) and its summary and elites afresh.
   summary_type rekey(const handler_state<fitness>& h) {
     kp_.handler = h;
+    pbest_ready_ = false;
     const auto sink = summary();
     const auto kp = kp_;
     const auto pop = src_;
@@ -188,6 +191,7 @@ class cpu_executor {
   }
   /// Restores what save_state wrote, for a run of the same N, d and options. @throws checkpoint_error.
   void load_state(checkpoint_reader& r) {
+    pbest_ready_ = false;
     const std::size_t n = kp_.population, d = static_cast<std::size_t>(kp_.dimension);
     r.array("population.genes", src_.genes, n * d);
     r.array("population.objective", src_.objective, n);
@@ -280,7 +284,7 @@ class cpu_executor {
   // One DE generation: pbest set, fused trial pass src → dst with one-to-one selection, archive and memories.
   summary_type de_generation(std::uint32_t generation) {
     if constexpr (std::is_floating_point_v<gene>) {
-      de_.rank_best(src_.rank_key, kp_.population);
+      if (!pbest_ready_) de_.rank_best(src_.rank_key, kp_.population);
       const auto sink = summary();
       const auto kp = kp_;
       const auto src = src_;
@@ -297,7 +301,16 @@ class cpu_executor {
       } else {
         loop_.for_each_index(eval_tiles(), [&](std::size_t t) { de_tile(kp, state, src, dst, generation, t, sink); });
       }
-      de_.after_pass(kp_.de, src_);
+      // The archive update (rows of the parents, src) and the next generation's pbest set (keys of dst, the next
+      // src) touch disjoint state, so they run side by side: both are sequential, and one after the other they
+      // were 0.3 ms of a 2.5 ms generation at N = 10⁵ on two threads.
+      loop_.for_each_index(2, [&](std::size_t task) {
+        if (task == 0)
+          de_.after_pass(kp_.de, src_);
+        else
+          de_.rank_best(dst_.rank_key, kp_.population);
+      });
+      pbest_ready_ = true;
       const summary_type s = finish_generation(dst_, eval_tiles(), 0);
       std::swap(src_, dst_);
       return s;
@@ -353,6 +366,8 @@ class cpu_executor {
   std::vector<candidate<key>> elites_;
   std::vector<gene> best_;
   de_state<gene, key> de_;                                   // algorithm de
+  bool pbest_ready_ = false;  // de_.best is the current population's pbest set (ranked after the last DE pass);
+                              // cleared by whatever else writes the population or its keys
   std::vector<candidate<key>> parent_order_, child_order_;  // plus survival scratch
   std::vector<key> parent_keys_;
   std::vector<fitness> batch_g_, batch_h_;  // population-batch problems: N × m and N × p constraint values

@@ -133,13 +133,27 @@ inline std::uint32_t de_repair_infeasible(const kernel_params<Problem>& kp, de_a
   } else {
     if (!repair_enabled(kp)) return 0;
     const int count = static_cast<int>(end - begin);
+    // The repaired slots listed by branch-free appends (a tile's feasibility and coins are data: branches on them
+    // mispredicted), then repaired in slot order.
     int repaired[kTileSlots];
     int n = 0;
-    std::uint32_t evaluations = 0;
     for (int l = 0; l < count; ++l) {
-      if (!(vio[l] > 0) || !coin<double>(after.word(1)[l], kp.gradient_repair.rate)) continue;
-      evaluations += repair_lane<1>(kp, trials.row(begin + static_cast<std::size_t>(l)), 0) + 1;
-      repaired[n++] = l;
+      repaired[n] = l;
+      n += vio[l] > 0 ? 1 : 0;
+    }
+    if (n == 0) return 0;
+    const std::uint32_t* const coins = after.word(1);
+    const double rate = kp.gradient_repair.rate;
+    int kept = 0;
+    for (int k = 0; k < n; ++k) {
+      const int l = repaired[k];
+      repaired[kept] = l;
+      kept += coin<double>(coins[l], rate) ? 1 : 0;
+    }
+    n = kept;
+    std::uint32_t evaluations = 0;
+    for (int k = 0; k < n; ++k) {
+      evaluations += repair_lane<1>(kp, trials.row(begin + static_cast<std::size_t>(repaired[k])), 0) + 1;
     }
     if (n > 0) evaluate_listed(kp, trials, begin, repaired, n, obj, vio, key);
     return evaluations;
@@ -193,11 +207,15 @@ inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
     } else {
       const std::uint32_t pbest = state.best[below(ra[1][l], s.pbest_count)];
       const std::uint32_t r1 = index_excluding(ra[2][l], n, ex, 1);
-      insert_sorted(ex, 1, r1);
+      // insert_sorted(ex, 1, r1) without its branch (on random data it mispredicted half the time)
+      ex[0] = i < r1 ? i : r1;
+      ex[1] = i < r1 ? r1 : i;
       const std::uint32_t r2 = index_excluding(ra[3][l], n + state.archive_size, ex, 2);
+      const bool in_population = r2 < n;
+      const G* const base = in_population ? src.genes : state.archive;
       m.a[l] = src.genes + pbest * d;
       m.b[l] = src.genes + r1 * d;
-      m.c[l] = r2 < n ? src.genes + r2 * d : state.archive + (r2 - n) * d;
+      m.c[l] = base + (in_population ? r2 : r2 - n) * d;
     }
 #if defined(__GNUC__)
     const G* rows[3] = {m.a[l], m.b[l], m.c[l]};
@@ -218,13 +236,22 @@ inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
     // F's first Cauchy try and CR for the whole tile in loops GCC vectorizes (double_math.hpp: no libm call)
     for (int l = 0; l < L; ++l) f0[l] = cauchy_variate(rb[3][l], mf[l], 0.1);
     for (int l = 0; l < L; ++l) cr[l] = shade_crossover_rate(mcr[l], rb[1][l], rb[2][l]);
+    // shade_scale_factor's first try is f0; the targets where it is rejected (F <= 0), listed by branch-free
+    // appends, take the function's later tries
+    int rejected[L];
+    int n_rejected = 0;
     for (int l = 0; l < count; ++l) {
+      F_of[l] = f0[l] < 1 ? f0[l] : 1.0;
+      CR_of[l] = cr[l];
+      rejected[n_rejected] = l;
+      n_rejected += f0[l] > 0 ? 0 : 1;
+    }
+    for (int q = 0; q < n_rejected; ++q) {
+      const int l = rejected[q];
       const std::uint32_t i = first + static_cast<std::uint32_t>(l);
-      // shade_scale_factor's first try is f0; where it is rejected (F <= 0) the function itself takes the rest
-      F_of[l] = f0[l] > 0 ? (f0[l] < 1 ? f0[l] : 1.0) : shade_scale_factor(mf[l], rb[3][l], [&](int t) {
+      F_of[l] = shade_scale_factor(mf[l], rb[3][l], [&](int t) {
         return kp.rng(i, generation, stream::de_select, 2 + static_cast<std::uint32_t>(t));
       });
-      CR_of[l] = cr[l];
     }
   } else {
     for (int l = 0; l < count; ++l) {

@@ -22,6 +22,7 @@
 
 #include "fusedga/core/population.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/engine/select_kth.hpp"
 #include "fusedga/engine/tile_summary.hpp"
 #include "fusedga/operators/differential_evolution.hpp"
 
@@ -147,8 +148,9 @@ struct de_state {
    * current-to-pbest picks a uniform member of the set, so its order only has to be every backend's (the CUDA
    * executor sorts its k best slots by slot), and slot order needs no sort of the k. (key, slot) pairs are
    * distinct, so the set is unique and any exact method gives the same slots. A sorted sample of 1024 keys gives
-   * a threshold key T a little above the k-th; one scan collects the (key, slot) with key <= T (about 1.1·k + 64
-   * of them), nth_element finds the k-th smallest of those, and a second scan lists the slots up to it; when
+   * a threshold key T a little above the k-th; one scan collects the (key, slot) with key <= T (about
+   * 1.1·k + N/16 of them), kth_smallest (select_kth.hpp) finds the k-th smallest of those, and a second scan
+   * lists the slots up to it; when
    * fewer than k pass T (keys tied at T do not), every slot is a candidate. O(N). Measured at N = 10⁵,
    * k = 10⁴ on one thread (perf): 6.4 ms for the heap-based partial_sort this replaced, 3.1 ms for nth_element
    * over all N, 1.6 ms for the threshold with a sort of the k best (best first, until 2026-11-28).
@@ -173,9 +175,7 @@ struct de_state {
       for (std::size_t i = 0; i < n; ++i) order[i] = {keys[i], static_cast<std::uint32_t>(i)};
       c = n;
     }
-    const auto kth = order.begin() + static_cast<std::ptrdiff_t>(k - 1);
-    std::nth_element(order.begin(), kth, order.begin() + static_cast<std::ptrdiff_t>(c));
-    const candidate<Key> last = *kth;  // the k-th smallest: the set is every (key, slot) up to it
+    const candidate<Key> last = kth_smallest(order.data(), c, k);  // the set is every (key, slot) up to it
     std::size_t m = 0;
     for (std::size_t i = 0; m < k; ++i) {  // branch-free append: best[m] is overwritten until slot i is in the set
       best[m] = static_cast<std::uint32_t>(i);
