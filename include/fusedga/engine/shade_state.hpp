@@ -20,6 +20,10 @@
 #include <cstdint>
 #include <vector>
 
+#if defined(__AVX512F__) && defined(__AVX512VL__) && !defined(__CUDACC__)
+#include <immintrin.h>
+#endif
+
 #include "fusedga/core/population.hpp"
 #include "fusedga/core/rng.hpp"
 #include "fusedga/engine/select_kth.hpp"
@@ -176,8 +180,27 @@ struct de_state {
       c = n;
     }
     const candidate<Key> last = kth_smallest(order.data(), c, k);  // the set is every (key, slot) up to it
-    std::size_t m = 0;
-    for (std::size_t i = 0; m < k; ++i) {  // branch-free append: best[m] is overwritten until slot i is in the set
+    std::size_t m = 0, i = 0;
+#if defined(__AVX512F__) && defined(__AVX512VL__) && !defined(__CUDACC__)
+    if constexpr (sizeof(Key) == 8) {  // eight keys a step, the set's slots compressed into place (same slots)
+      // The zero-masking intrinsics with every lane set: GCC 12 warns on the plain ones (philox_lanes.hpp).
+      const __m512i last_key = _mm512_maskz_set1_epi64(0xFF, static_cast<long long>(last.key));
+      const __m512i last_slot = _mm512_maskz_set1_epi64(0xFF, static_cast<long long>(last.slot));
+      const __m512i eight = _mm512_maskz_set1_epi64(0xFF, 8);
+      __m512i slot = _mm512_maskz_set1_epi64(0xFF, 0);
+      slot = _mm512_maskz_add_epi64(0xFF, slot, _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
+      for (; m + 8 <= k && i + 8 <= n; i += 8) {
+        const __m512i key8 = _mm512_loadu_si512(keys + i);
+        const __mmask8 in = _mm512_cmplt_epu64_mask(key8, last_key) |
+                            (_mm512_cmpeq_epu64_mask(key8, last_key) & _mm512_cmple_epu64_mask(slot, last_slot));
+        const __m256i listed = _mm512_maskz_cvtepi64_epi32(0xFF, _mm512_maskz_compress_epi64(in, slot));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(best.data() + m), listed);  // m + 8 <= k: inside best
+        m += static_cast<std::size_t>(__builtin_popcount(in));
+        slot = _mm512_maskz_add_epi64(0xFF, slot, eight);
+      }
+    }
+#endif
+    for (; m < k; ++i) {  // branch-free append: best[m] is overwritten until slot i is in the set
       best[m] = static_cast<std::uint32_t>(i);
       m += (keys[i] < last.key) | ((keys[i] == last.key) & (i <= last.slot));
     }
