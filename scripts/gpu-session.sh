@@ -16,7 +16,9 @@
 # the binaries keep this checkout's absolute paths, so on the GPU machine the checkout is linked to
 # FUSEDGA_BUILT_AT (default /work/main) when it lives elsewhere. `build` still builds on the GPU machine.
 #
-# Stages run in the order given; `all` is test bench sanitize. Each stage's output goes to the terminal and to
+# Stages run in the order given; `all` is test bench sanitize. FUSEDGA_SEEDS (default
+# constrained-quadratic,trig-constrained,gene-sum) limits `tables` and `report` to those seed workloads, so a
+# session spends its device time on what a change touched. Each stage's output goes to the terminal and to
 # $OUT/gpu-session.log; `bench` also packs its JSON and tables into $OUT/gpu-bench.tar.gz. A stage that fails is
 # reported and the next still runs; the exit status is the number of failed steps. A command that hangs (a kernel
 # that never returns) is killed after FUSEDGA_STEP_TIMEOUT seconds (default 240).
@@ -31,7 +33,11 @@ built_at="${FUSEDGA_BUILT_AT:-/work/main}"
 # What the GPU machine needs of build-cuda/ (packed into .device/bin.tar.xz by build-here).
 carried=(build-cuda/apps/ga-run build-cuda/apps/ga-bench build-cuda/tests/test_cuda)
 step_timeout="${FUSEDGA_STEP_TIMEOUT:-240}"
+seeds=",${FUSEDGA_SEEDS:-constrained-quadratic,trig-constrained,gene-sum},"
 failed=0
+
+# wanted NAME: whether seed workload NAME is in FUSEDGA_SEEDS.
+wanted() { [[ $seeds == *",$1,"* ]]; }
 
 say() { printf '\n=== [%s] %s\n' "$(date +%T)" "$*" | tee -a "$log"; }
 
@@ -161,21 +167,25 @@ stage_tables() {
   local bench="$build/apps/ga-bench"
   local quick=(--repeats 10 --min-time 0.05 -q)
   # Evaluation and generation against the device's copy bandwidth; the Thrust unfused tier beside the fused one.
-  step cq-double "$bench" seed/constrained-quadratic --backends cuda --tiers unfused,fused \
-    --sizes 1000,10000,100000,1000000,10000000 --precision double --json "$b/cq-double.json" "${quick[@]}"
-  step cq-float "$bench" seed/constrained-quadratic --backends cuda --tiers unfused,fused \
-    --sizes 1000,10000,100000,1000000,10000000 --precision float --json "$b/cq-float.json" "${quick[@]}"
-  step gene-sum "$bench" seed/gene-sum --backends cuda --tiers fused --sizes 1000,10000,100000,900000,1000000 \
-    --json "$b/gene-sum.json" "${quick[@]}"
-  step gene-sum-unfused "$bench" seed/gene-sum --backends cuda --tiers unfused,fused --workloads eval \
-    --sizes 1000,100000,900000 --repeats 3 --min-time 0 -q --json "$b/gene-sum-unfused.json"
-  # The seed documents' PyTorch code, same machine: eager, torch.compile, torch.compile(mode="max-autotune").
-  step_timeout=150 step torch-cq "${py[@]}" scripts/torch_baseline.py --workload constrained-quadratic \
-    --precision double --repeats 10 --fusedga "$b/cq-double.json" --json "$b/torch-cq-double.json"
-  step_timeout=150 step torch-cq-float "${py[@]}" scripts/torch_baseline.py --workload constrained-quadratic \
-    --precision float --repeats 10 --fusedga "$b/cq-float.json" --json "$b/torch-cq-float.json"
-  step_timeout=150 step torch-gene-sum "${py[@]}" scripts/torch_baseline.py --workload gene-sum --repeats 10 \
-    --sizes 1000,10000,100000,900000,1000000 --fusedga "$b/gene-sum.json" --json "$b/torch-gene-sum.json"
+  if wanted constrained-quadratic; then
+    step cq-double "$bench" seed/constrained-quadratic --backends cuda --tiers unfused,fused \
+      --sizes 1000,10000,100000,1000000,10000000 --precision double --json "$b/cq-double.json" "${quick[@]}"
+    step cq-float "$bench" seed/constrained-quadratic --backends cuda --tiers unfused,fused \
+      --sizes 1000,10000,100000,1000000,10000000 --precision float --json "$b/cq-float.json" "${quick[@]}"
+    # The seed documents' PyTorch code, same machine: eager, torch.compile, torch.compile(mode="max-autotune").
+    step_timeout=150 step torch-cq "${py[@]}" scripts/torch_baseline.py --workload constrained-quadratic \
+      --precision double --repeats 10 --fusedga "$b/cq-double.json" --json "$b/torch-cq-double.json"
+    step_timeout=150 step torch-cq-float "${py[@]}" scripts/torch_baseline.py --workload constrained-quadratic \
+      --precision float --repeats 10 --fusedga "$b/cq-float.json" --json "$b/torch-cq-float.json"
+  fi
+  if wanted gene-sum; then
+    step gene-sum "$bench" seed/gene-sum --backends cuda --tiers fused --sizes 1000,10000,100000,900000,1000000 \
+      --json "$b/gene-sum.json" "${quick[@]}"
+    step gene-sum-unfused "$bench" seed/gene-sum --backends cuda --tiers unfused,fused --workloads eval \
+      --sizes 1000,100000,900000 --repeats 3 --min-time 0 -q --json "$b/gene-sum-unfused.json"
+    step_timeout=150 step torch-gene-sum "${py[@]}" scripts/torch_baseline.py --workload gene-sum --repeats 10 \
+      --sizes 1000,10000,100000,900000,1000000 --fusedga "$b/gene-sum.json" --json "$b/torch-gene-sum.json"
+  fi
   tar -czf "$out/gpu-bench.tar.gz" -C "$out" bench && rm -rf "$b"
 }
 
@@ -191,13 +201,16 @@ stage_profile() {
   step ncu-cq "$ncu" "${sections[@]}" -k 'regex:offspring_short_kernel|finish_generation_kernel' \
     --launch-skip 12 --launch-count 4 "$bench" seed/constrained-quadratic --backends cuda --tiers fused \
     --sizes 1000000 --workloads generation --repeats 2 --min-time 0 -q
-  step ncu-cq-eval "$ncu" "${sections[@]}" -k regex:evaluate_kernel --launch-skip 4 --launch-count 2 "$bench" \
+  # The summary kernel at 19,532 blocks, with its stall locations (SourceCounters), beside the evaluation.
+  step ncu-cq-eval "$ncu" "${sections[@]}" --section SourceCounters \
+    -k 'regex:evaluate_kernel|finish_generation_kernel' --launch-skip 8 \
+    --launch-count 4 "$bench" \
     seed/constrained-quadratic --backends cuda --tiers fused --sizes 10000000 --workloads eval --repeats 2 \
     --min-time 0 -q
   step ncu-de "$ncu" "${sections[@]}" -k 'regex:de_kernel|de_update_kernel|de_archive_kernel' --launch-skip 12 \
     --launch-count 3 "$bench" seed/constrained-quadratic --backends cuda --tiers fused --sizes 1000000 \
     --workloads generation --set ga.algorithm=de --repeats 2 --min-time 0 -q
-  step ncu-gene-sum "$ncu" "${sections[@]}" -k 'regex:evaluate_kernel|offspring_long_kernel' --launch-skip 8 \
+  step ncu-gene-sum "$ncu" "${sections[@]}" -k 'regex:evaluate_(separable_)?kernel|offspring_long_kernel' --launch-skip 8 \
     --launch-count 4 "$bench" seed/gene-sum --backends cuda --tiers fused --sizes 1000000 --repeats 2 --min-time 0 -q
 }
 
@@ -207,11 +220,11 @@ stage_report() {
   local r="$out/reports"
   mkdir -p "$r"
   local all=(--threads "1,$(nproc)" --min-time 0.05 -q)
-  step report-constrained-quadratic "$build/apps/ga-bench" seed/constrained-quadratic --report "$r/constrained-quadratic" \
+  wanted constrained-quadratic && step report-constrained-quadratic "$build/apps/ga-bench" seed/constrained-quadratic --report "$r/constrained-quadratic" \
     --sizes 1000,100000,1000000,10000000 --repeats 5 "${all[@]}"
-  step report-trig-constrained "$build/apps/ga-bench" seed/trig-constrained --report "$r/trig-constrained" \
+  wanted trig-constrained && step report-trig-constrained "$build/apps/ga-bench" seed/trig-constrained --report "$r/trig-constrained" \
     --sizes 1000,100000,1000000,10000000 --repeats 5 "${all[@]}"
-  step_timeout=150 step report-gene-sum "$build/apps/ga-bench" seed/gene-sum --report "$r/gene-sum" --sizes 1000,100000,900000 \
+  wanted gene-sum && step_timeout=150 step report-gene-sum "$build/apps/ga-bench" seed/gene-sum --report "$r/gene-sum" --sizes 1000,100000,900000 \
     --repeats 2 "${all[@]}"
   tar -czf "$out/gpu-reports.tar.gz" -C "$out" reports && rm -rf "$r"
 }

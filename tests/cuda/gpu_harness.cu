@@ -9,6 +9,7 @@
 
 #include "cuda/expr_device_problem.hpp"  // the GPU JIT's problem type (src/cuda/)
 #include "cuda/gpu_harness.hpp"
+#include "cuda/plain_gene_sum.hpp"
 #include "cuda/run_engine.hpp"
 
 namespace cuda_test {
@@ -61,5 +62,6 @@ FUSEDGA_TEST_GPU(fusedga::problems::GeneSum<float>);
 FUSEDGA_TEST_GPU(fusedga::problems::ConstrainedQuadratic<double>);
 FUSEDGA_TEST_GPU(fusedga::problems::ConstrainedQuadratic<float>);
 FUSEDGA_TEST_GPU(fusedga::problems::Rastrigin<double>);
+FUSEDGA_TEST_GPU(cuda_test::plain_gene_sum);
 
 }  // namespace cuda_test

@@ -16,6 +16,7 @@
 #include <fusedga/problems/seed/gene_sum.hpp>
 
 #include "cuda/host_population.hpp"
+#include "cuda/plain_gene_sum.hpp"
 
 namespace cuda_test {
 
@@ -168,18 +169,25 @@ void thread_per_pair_parity(Run run, std::size_t population, bool both_launch_mo
   check_integer_parity(run, p, o);
 }
 
-/// Integer genes, warp per pair: 1000 int8 genes (staged in shared memory), and 4000 (too long: global memory).
+/// Integer genes, warp per pair. GeneSum's separable objective: evaluation a warp per row and children summed on
+/// the lanes, 1000 int8 genes (rows at two alignments) and 999 (at every alignment mod 16: every head and tail).
+/// The same sum undeclared (plain_gene_sum): rows staged in shared memory (1000 genes), and 4000 genes (too long:
+/// global memory).
 template <class Run>
-void warp_per_pair_parity(Run run, std::size_t staged_population, std::size_t unstaged_population) {
+void warp_per_pair_parity(Run run, std::size_t population, std::size_t unstaged_population) {
   fusedga::ga_options o;
-  o.population = staged_population;
+  o.population = population;
   o.crossover.kind = fusedga::crossover_kind::uniform;
   o.mutation.kind = fusedga::mutation_kind::uniform_reset;
   check_integer_parity(run, fusedga::problems::GeneSum<float>{}, o);
   fusedga::problems::GeneSum<double> odd;
-  odd.genes = 4000;
-  o.population = unstaged_population;
+  odd.genes = 999;
   check_integer_parity(run, odd, o);
+  check_integer_parity(run, cuda_test::plain_gene_sum{}, o);
+  cuda_test::plain_gene_sum wide;
+  wide.genes = 4000;
+  o.population = unstaged_population;
+  check_integer_parity(run, wide, o);
 }
 
 /// Elitism above 8: the elites come from sorting all rank keys.

@@ -61,6 +61,39 @@ TEST_CASE("cuda geometry: evaluation reads short and very long rows from global 
     }
 }
 
+TEST_CASE("cuda geometry: a separable objective's long rows are evaluated by lane groups", "[cuda][geometry]") {
+  const geo::launch sum = geo::evaluation_launch(900000, 1000, 1, geo::kMinEvaluationBlocks, true);  // seed/gene-sum
+  CHECK(sum.warp_rows);
+  CHECK_FALSE(sum.staged);
+  CHECK(sum.shared_bytes == 0);
+  CHECK(sum.threads == geo::kWarpRowThreads);
+  CHECK(sum.rows == geo::kWarpRowsPerWarp);  // 128 rows a warp: 900,000 / 512 = 1758 blocks >= 1024
+  CHECK(sum.per_block == 4 * 128);
+  CHECK(sum.blocks == 1758);
+  CHECK(sum.row_lanes == 8);  // 1000-byte rows: 8 lanes of four 16-byte loads (16 lanes would get fewer)
+  CHECK(geo::evaluation_launch(900000, 1024, 1, geo::kMinEvaluationBlocks, true).row_lanes == 16);
+  CHECK(geo::evaluation_launch(900000, 4000, 1, geo::kMinEvaluationBlocks, true).row_lanes == 32);
+  // fewer rows a warp where more would leave fewer than kMinEvaluationBlocks blocks: 10^5 / (4 x 32) < 1024
+  const geo::launch smaller = geo::evaluation_launch(100000, 1000, 1, geo::kMinEvaluationBlocks, true);
+  CHECK(smaller.rows == 16);
+  CHECK(smaller.blocks == 1563);
+  CHECK(geo::evaluation_launch(1000, 1000, 1, geo::kMinEvaluationBlocks, true).rows == 1);
+  // rows shorter than kWarpRowBytes keep the thread-per-row evaluation, separable or not
+  CHECK_FALSE(geo::evaluation_launch(900000, 511, 1, geo::kMinEvaluationBlocks, true).warp_rows);
+  CHECK(geo::evaluation_launch(900000, 64, 8, geo::kMinEvaluationBlocks, true).warp_rows);
+  CHECK_FALSE(geo::evaluation_launch(900000, 1000, 1).warp_rows);
+  // the long offspring kernel stages no children when it sums a separable objective's partials
+  const geo::launch children = geo::offspring_launch(449999, 1000, 1, true);
+  CHECK_FALSE(children.staged);
+  CHECK(children.shared_bytes == 0);
+  CHECK(children.blocks == 28125);
+  CHECK(geo::offspring_launch(1000, 20, 1, true).staged);  // short genomes: thread per pair, as before
+  // the memory plan counts the separable launches' blocks
+  const geo::memory_plan plain = geo::plan_memory(1000, 1000, {1, 8, 8}, 2);
+  const geo::memory_plan separable = geo::plan_memory(1000, 1000, {1, 8, 8, true}, 2);
+  CHECK(separable.summaries - plain.summaries == (250 - 32) * (16 + 2 * 16));  // 250 evaluation blocks, not 32
+}
+
 TEST_CASE("cuda geometry: grid-stride grids cover the work with at least one and at most 65535 x 16 blocks", "[cuda][geometry]") {
   CHECK(geo::grid_for(0, 256) == 1);
   CHECK(geo::grid_for(256, 256) == 1);

@@ -38,7 +38,7 @@ TEST_CASE("gpu: integer genes - thread per pair: initial population and 3 genera
   thread_per_pair_parity(on_gpu, 10001, true);
 }
 
-TEST_CASE("gpu: integer genes - warp per pair: staged (1000 int8 genes) or not (4000), equal to the CPU bitwise", "[cuda][gpu]") {
+TEST_CASE("gpu: integer genes - warp per pair: separable, staged and global-memory rows equal the CPU bitwise", "[cuda][gpu]") {
   FUSEDGA_REQUIRE_GPU();
   warp_per_pair_parity(on_gpu, 3001, 501);
 }

@@ -37,6 +37,14 @@
 ///    at compile time. May throw: the exception leaves `solve`. objective(), inequalities(), equalities() are
 ///    then not called by the engine, and the gradient repair (per-individual constraints) is a config_error.
 ///    The violations are folded from the values by the same sinks, in index order   [per-individual evaluation]
+///  - `using partial_type = <an integer type>;` + `template <class X> FUSEDGA_HD partial_type partial_objective(const X&
+///    x, int begin, int end) const;` + `FUSEDGA_HD double objective_of(partial_type total) const;`
+///    a *separable* objective: objective(x) == objective_of(the sum of partial_objective(x, b_k, e_k) over any
+///    partition of [0, d) into ranges [b_k, e_k)), for which only the genes x[begin, end) may be read. Integer
+///    partials make every order of that sum exact, so results stay bitwise the same on every backend. Only for
+///    problems without constraints; the CUDA backend then evaluates long rows a warp per row (each lane a slice of
+///    the genes, coalesced 16-byte loads) and the long-genome offspring kernel sums each child's partials while
+///    its lanes build the genes (backends/cuda/kernels.cuh). Declaring it changes no result             [not separable]
 /// Problems are copied by value into kernels: keep them small and trivially copyable.
 
 #include <cstddef>
@@ -118,6 +126,28 @@ struct has_jacobian<P, void_t<decltype(std::declval<const P&>().jacobian(
                            std::declval<const typename P::gene_type*>(),
                            std::declval<typename fitness_of<P>::type*>(), std::declval<typename fitness_of<P>::type*>()))>>
     : std::true_type {};
+
+/// Whether `P` declares a separable objective (`partial_type`, `partial_objective`, `objective_of`; see the top).
+template <class P, class = void>
+struct has_partial_type : std::false_type {};
+template <class P>
+struct has_partial_type<P, void_t<typename P::partial_type>> : std::true_type {};
+
+template <class P, class = void>
+struct has_partial_functions : std::false_type {};
+template <class P>
+struct has_partial_functions<
+    P, void_t<typename P::partial_type,
+              decltype(std::declval<const P&>().partial_objective(
+                  std::declval<const gene_view<typename gene_or_void<P>::type, 1>&>(), int{}, int{})),
+              decltype(std::declval<const P&>().objective_of(std::declval<typename P::partial_type>()))>>
+    : std::true_type {};
+
+/// `P::partial_type` is an integer type (false when `P` declares no separable objective).
+template <class P, bool = has_partial_functions<P>::value>
+struct integral_partial : std::false_type {};
+template <class P>
+struct integral_partial<P, true> : std::is_integral<typename P::partial_type> {};
 
 // --- One detector per member of the concept, each safe to ask of any type (no hard error when another member is
 // missing), so that check_problem() reports every defect with its own message. ---
@@ -205,6 +235,14 @@ using gene_t = typename P::gene_type;
 /// Storage type of objective and violation values for `P` (float or double).
 template <class P>
 using fitness_t = typename detail::fitness_of<P>::type;
+
+/**
+ * True when `P`'s objective is separable with exact (integer) partial sums and `P` has no constraints: the CUDA
+ * backend's warp-per-row evaluation and partial-summing long offspring kernel apply (see the top).
+ */
+template <class P>
+inline constexpr bool separable_objective_v =
+    detail::integral_partial<P>::value && !detail::has_inequalities<P>::value && !detail::has_equalities<P>::value;
 
 /// True when `P` has the required members of the problem concept.
 template <class P>
@@ -294,6 +332,15 @@ constexpr void check_problem() {
                 "void equalities(const X& x, H& h) const;`");
   static_assert(!typed || has_equalities<P>::value || !has_equality_function<P>::value,
                 "FusedGA problem: equalities(x, h) is defined, so it needs `int equality_count() const;`");
+  static_assert(!typed || !has_partial_type<P>::value || has_partial_functions<P>::value,
+                "FusedGA problem: partial_type is declared, so it needs `template <class X> FUSEDGA_HD partial_type "
+                "partial_objective(const X& x, int begin, int end) const;` and `FUSEDGA_HD double "
+                "objective_of(partial_type total) const;`");
+  static_assert(!typed || !has_partial_functions<P>::value || integral_partial<P>::value,
+                "FusedGA problem: `partial_type` must be an integer type (partial sums exact in any order)");
+  static_assert(!typed || !has_partial_functions<P>::value ||
+                    (!has_inequalities<P>::value && !has_equalities<P>::value),
+                "FusedGA problem: a separable objective (partial_objective) is for problems without constraints");
   static_assert(std::is_trivially_copyable_v<P>,
                 "FusedGA problem: problems are copied into kernels: make them trivially copyable");
 }

@@ -41,6 +41,23 @@ struct Problem {
     g[0] = x[0] - x[1];
   }
 #endif
+#if DEFECT(9)
+  using partial_type = int;  // declared without partial_objective and objective_of
+#endif
+#if DEFECT(10) || DEFECT(11)
+#if DEFECT(10)
+  using partial_type = double;
+#else
+  using partial_type = long;  // integral, but this problem has a constraint
+#endif
+  template <class X>
+  FUSEDGA_HD partial_type partial_objective(const X& x, int begin, int end) const {
+    partial_type s = 0;
+    for (int j = begin; j < end; ++j) s += static_cast<partial_type>(x[j]);
+    return s;
+  }
+  FUSEDGA_HD double objective_of(partial_type total) const { return static_cast<double>(total); }
+#endif
 #if DEFECT(6)
   double* scratch = new double[2];  // not trivially copyable once it owns a destructor
   ~Problem() { delete[] scratch; }

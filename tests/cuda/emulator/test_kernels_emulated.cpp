@@ -27,7 +27,7 @@ TEST_CASE("integer genes - thread per pair: initial population and 3 generations
   thread_per_pair_parity(emulated, 1001, false);
 }
 
-TEST_CASE("integer genes - warp per pair: staged (1000 int8 genes) or not (4000), equal to the CPU bitwise", "[cuda]") {
+TEST_CASE("integer genes - warp per pair: separable, staged and global-memory rows equal the CPU bitwise", "[cuda]") {
   warp_per_pair_parity(emulated, 301, 67);
 }
 

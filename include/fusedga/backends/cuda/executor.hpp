@@ -86,7 +86,8 @@ class cuda_executor {
                 const Backend& backend)
       : rt_(problem, backend), kp_(kp), n_(kp.population), elitism_(kp.elitism) {
     const int d = kp.dimension;
-    rt_.check_memory(n_, d, {sizeof(gene), sizeof(fitness), sizeof(key)}, elitism_);
+    constexpr bool separable = separable_objective_v<Problem>;
+    rt_.check_memory(n_, d, {sizeof(gene), sizeof(fitness), sizeof(key), separable}, elitism_);
     for (int p = 0; p < 2; ++p) {
       pop_[p] = population_type(n_, d);
       views_[p] = pop_[p].view();
@@ -97,8 +98,8 @@ class cuda_executor {
     rt_.to_device(lower_.data(), bounds.lower.data(), d * sizeof(gene));
     rt_.to_device(upper_.data(), bounds.upper.data(), d * sizeof(gene));
     kp_.bounds = {lower_.data(), upper_.data()};
-    eval_ = cuda_geometry::evaluation_launch(n_, d, sizeof(gene), Runtime::evaluation_min_blocks);
-    offspring_ = cuda_geometry::offspring_launch(kp_.pairs(), d, sizeof(gene));
+    eval_ = cuda_geometry::evaluation_launch(n_, d, sizeof(gene), Runtime::evaluation_min_blocks, separable);
+    offspring_ = cuda_geometry::offspring_launch(kp_.pairs(), d, sizeof(gene), separable);
     de_launch_ = cuda_geometry::de_launch(n_);
     cands_ = cuda_geometry::candidates_per_block(elitism_);
     const std::size_t blocks = std::max({eval_.blocks, offspring_.blocks, is_de() ? de_launch_.blocks : 0u});
@@ -438,7 +439,8 @@ class cuda_executor {
   void enqueue_evaluation(const view_type& pop, bool evaluate, bool rekey = false) {
     rt_.evaluate(eval_, evaluate ? eval_.shared_bytes : 0,
                  cuda_kernels::evaluate_args<Problem>{kp_, pop, eval_.staged, evaluate, cands_, totals_.data(),
-                                                      candidates_.data(), rekey, eval_.rows});
+                                                      candidates_.data(), rekey, eval_.rows, eval_.warp_rows,
+                                                      eval_.row_lanes});
   }
 
   void enqueue_sort(const view_type& pop) {

@@ -11,9 +11,14 @@
 ///  - offspring, short genomes (d <= kStagedGenes): one thread per child pair;
 ///    the pair's children are built in a shared-memory tile, evaluated from it
 ///    and copied to their rows with coalesced stores.
+///    A separable objective (core/problem_traits.hpp) with rows of at least
+///    kWarpRowBytes is evaluated by groups of 8-32 lanes per row instead: each
+///    lane sums a slice of the row read with 16-byte loads (four in flight), a
+///    reduction over the group adds the slices.
 ///  - offspring, long genomes: one warp per group of 16 pairs; lanes walk the
 ///    genes of a pair (coalesced parent loads and child stores), then each lane
-///    evaluates one of the 32 children from shared memory.
+///    evaluates one of the 32 children from shared memory — or, for a separable
+///    objective, the lanes sum each child's partials as they build its genes.
 ///  - summaries: every block writes its objective sum, feasible count and best
 ///    candidates; one single-block kernel combines them (statistics, elites,
 ///    best-so-far).
@@ -47,6 +52,14 @@ inline constexpr std::uint32_t kEvaluationRows = 4;
 /// Rows of at most this many bytes are evaluated straight from global memory, not staged in shared memory:
 /// on an H200, seed/constrained-quadratic's 24-byte rows evaluated in 159 us at N = 10^7, against 174 us staged.
 inline constexpr std::size_t kUnstagedRowBytes = 32;
+/// Rows of a separable objective of at least this many bytes are evaluated by lane groups: a group of 8 lanes,
+/// four 16-byte loads each, covers 512 bytes, so shorter rows would leave lanes idle.
+inline constexpr std::size_t kWarpRowBytes = 512;
+/// Threads of the warp-per-row evaluation's blocks.
+inline constexpr std::uint32_t kWarpRowThreads = 128;
+/// Rows a warp of the warp-per-row evaluation takes at most: row k's values are kept by lane k mod 32, which
+/// keeps at most kEvaluationRows of them.
+inline constexpr std::uint32_t kWarpRowsPerWarp = 32 * kEvaluationRows;
 /// Blocks the evaluation keeps at least before a thread takes several rows: ~8 per SM of an H100/H200 (132 SMs).
 /// On an H200, 4 rows per thread at N = 10^5 (196 blocks) evaluated in 12.7 us against 10.3 us a row each.
 inline constexpr std::size_t kMinEvaluationBlocks = 1024;
@@ -63,8 +76,10 @@ struct launch {
   std::uint32_t threads = 0;
   std::size_t shared_bytes = 0;  ///< dynamic shared memory per block
   std::uint32_t per_block = 0;   ///< individuals (evaluation) or pairs (offspring) per block
-  std::uint32_t rows = 1;        ///< individuals per thread (evaluation: per_block = threads · rows)
+  std::uint32_t rows = 1;        ///< individuals per thread, or per warp with warp_rows (evaluation)
   bool staged = false;           ///< rows staged in shared memory (else read from global memory)
+  bool warp_rows = false;        ///< evaluation by lane groups per row (separable objectives): per_block = warps · rows
+  std::uint32_t row_lanes = 32;  ///< with warp_rows: lanes per row (8, 16 or 32; at least four loads of 16 bytes each)
 };
 
 inline std::uint32_t ceil_div(std::size_t a, std::size_t b) { return static_cast<std::uint32_t>((a + b - 1) / b); }
@@ -89,12 +104,28 @@ inline launch de_launch(std::size_t n) {
  *    in kSharedBudget) stage their tile in shared memory with coalesced
  *    16-byte loads first;
  *  - genomes too long for a 32-row tile: 128-thread blocks, a row per thread,
- *    read from global memory.
+ *    read from global memory;
+ *  - a `separable` objective's rows of at least kWarpRowBytes: 128-thread
+ *    blocks, each warp taking `rows` consecutive rows (up to kWarpRowsPerWarp,
+ *    the most that leave `min_blocks` blocks), `row_lanes` lanes per row: the
+ *    most of 32, 16, 8 that still give each lane four 16-byte loads.
  */
 inline launch evaluation_launch(std::size_t n, int d, std::size_t gene_bytes,
-                                std::size_t min_blocks = kMinEvaluationBlocks) {
+                                std::size_t min_blocks = kMinEvaluationBlocks, bool separable = false) {
   launch l;
   const std::size_t row = static_cast<std::size_t>(d) * gene_bytes;
+  if (separable && row >= kWarpRowBytes) {
+    l.warp_rows = true;
+    l.threads = kWarpRowThreads;
+    for (l.row_lanes = 32; l.row_lanes > 8 && std::size_t(l.row_lanes) * 64 > row; l.row_lanes /= 2) {
+    }
+    const std::uint32_t warps = kWarpRowThreads / 32;
+    for (l.rows = kWarpRowsPerWarp; l.rows > 1 && ceil_div(n, std::size_t(warps) * l.rows) < min_blocks; l.rows /= 2) {
+    }
+    l.per_block = warps * l.rows;
+    l.blocks = ceil_div(n, l.per_block);
+    return l;
+  }
   const bool short_rows = row <= kUnstagedRowBytes;
   // staged_row_bytes: the shared memory a row takes (0 when rows are read from global memory).
   const auto rows_for = [&](std::uint32_t threads, std::size_t staged_row_bytes) {
@@ -123,8 +154,11 @@ inline launch evaluation_launch(std::size_t n, int d, std::size_t gene_bytes,
   return l;
 }
 
-/** Offspring of `pairs` pairs: thread per pair for d <= kShortGenes (128, 64 or 32 pairs per block), else a warp per 16 pairs. */
-inline launch offspring_launch(std::size_t pairs, int d, std::size_t gene_bytes) {
+/**
+ * Offspring of `pairs` pairs: thread per pair for d <= kShortGenes (128, 64 or 32 pairs per block), else a warp
+ * per 16 pairs, children staged for their evaluation unless the objective is `separable` (summed on the lanes).
+ */
+inline launch offspring_launch(std::size_t pairs, int d, std::size_t gene_bytes, bool separable = false) {
   launch l;
   const std::size_t row = static_cast<std::size_t>(d) * gene_bytes;
   if (d <= kShortGenes) {
@@ -138,7 +172,7 @@ inline launch offspring_launch(std::size_t pairs, int d, std::size_t gene_bytes)
   } else {
     l.per_block = kLongPairs;
     l.threads = kLongThreads;
-    l.staged = 2 * kLongPairs * row <= kSharedBudget;
+    l.staged = !separable && 2 * kLongPairs * row <= kSharedBudget;
     l.shared_bytes = l.staged ? (2 * kLongPairs * row + 15) / 16 * 16 : 0;
   }
   l.blocks = ceil_div(pairs, l.per_block);
@@ -171,9 +205,10 @@ struct memory_plan {
   std::size_t total() const { return populations + summaries + sort; }
 };
 
-/// Sizes of the element types of one run.
+/// Sizes of the element types of one run, and whether its objective is separable (the launches differ).
 struct element_sizes {
   std::size_t gene, fitness, key;
+  bool separable = false;
 };
 
 /// The device memory the CUDA engine allocates for N individuals (exactly what the engine allocates, bar CUB's sort scratch).
@@ -182,8 +217,9 @@ inline memory_plan plan_memory(std::size_t n, int d, element_sizes s, std::size_
   const std::size_t rows = n + 1;
   m.populations = 2 * (rows * static_cast<std::size_t>(d) * s.gene + rows * (2 * s.fitness + s.key));
   const std::size_t pairs = (n - std::min(elitism, n) + 1) / 2;
-  const std::size_t blocks = std::max<std::size_t>(evaluation_launch(n, d, s.gene).blocks,
-                                                   offspring_launch(pairs, d, s.gene).blocks);
+  const std::size_t blocks =
+      std::max<std::size_t>(evaluation_launch(n, d, s.gene, kMinEvaluationBlocks, s.separable).blocks,
+                            offspring_launch(pairs, d, s.gene, s.separable).blocks);
   const std::size_t cand = static_cast<std::size_t>(candidates_per_block(elitism));
   const std::size_t candidate_bytes = 16;  // key (<= 8) + slot, padded
   const std::size_t totals_bytes = 16;     // objective sum (double) + feasible count, padded

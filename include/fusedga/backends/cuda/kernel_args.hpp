@@ -59,7 +59,10 @@ struct evaluate_args {
   tile_totals* totals;
   candidate<key_of<Problem>>* best;
   bool rekey = false;  ///< with `evaluate` false: keys recomputed from stored objective and violation (rekey.hpp)
-  std::uint32_t rows = 1;  ///< individuals per thread: a block's tile is rows · blockDim.x (geometry.hpp)
+  std::uint32_t rows = 1;  ///< individuals per thread (per warp with warp_rows): a block's tile is rows · blockDim.x
+                           ///< (rows · warps) (geometry.hpp)
+  bool warp_rows = false;  ///< lane groups per row (separable objectives; kernels.cuh: evaluate_warp_rows)
+  std::uint32_t row_lanes = 32;  ///< with warp_rows: lanes per row (geometry.hpp)
 };
 
 /// Arguments of the offspring kernels (see offspring_short and offspring_long).

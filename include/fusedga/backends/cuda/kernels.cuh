@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #if defined(FUSEDGA_KERNEL_EMULATION)
@@ -55,6 +56,13 @@ __device__ __forceinline__ std::uint32_t warp_sum(std::uint32_t v) {
 __device__ __forceinline__ unsigned long long warp_sum(unsigned long long v) {
   for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
   return v;
+}
+/// The sum of `v` over each group of `lanes` consecutive lanes (a power of two, at most 32), on every lane of the
+/// group; an integer type, so exact in any order. Every lane of the warp calls it.
+template <class T>
+__device__ __forceinline__ T group_total(T v, unsigned lanes = 32) {
+  for (unsigned o = lanes / 2; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  return __shfl_sync(0xffffffffu, v, static_cast<int>((threadIdx.x % 32) & ~(lanes - 1)));
 }
 template <class Key>
 __device__ __forceinline__ candidate<Key> warp_min(candidate<Key> c) {
@@ -184,6 +192,168 @@ __device__ __forceinline__ void init_genes(const init_args<Problem>& a) {
   }
 }
 
+/// A thread's share of its block's summary: objective sum, feasible and NaN counts, best candidates.
+template <class K, int C>
+struct thread_summary {
+  double sum = 0;
+  std::uint32_t feasible = 0, nan = 0;
+  candidate<K> best[C];
+
+  __device__ __forceinline__ thread_summary() {
+#pragma unroll
+    for (int c = 0; c < C; ++c) best[c] = worst_candidate<K>();
+  }
+  /// Adds individual `slot`'s values; its candidate joins best[0, keep) (keep <= C).
+  template <class F>
+  __device__ __forceinline__ void add(F obj, F vio, K key, std::size_t slot, int keep) {
+    const bool nan_key = is_nan_key(key);
+    sum += nan_key ? 0.0 : static_cast<double>(obj);
+    feasible += !nan_key && vio == F(0) ? 1u : 0u;
+    nan += nan_key ? 1u : 0u;
+    offer_sorted(best, keep, candidate<K>{key, static_cast<std::uint32_t>(slot)});
+  }
+  /// The block's totals and best `cands` candidates (every thread of the block calls it).
+  __device__ __forceinline__ void write(tile_totals* totals, int cands, candidate<K>* out) {
+    sum = block_sum(sum);
+    feasible = block_sum(feasible);
+    nan = block_sum(nan);
+    if (threadIdx.x == 0) totals[blockIdx.x] = {sum, feasible, nan};
+    block_best(best, cands, out + static_cast<std::size_t>(blockIdx.x) * cands);
+  }
+};
+
+/// Individual i's stored values read back (evaluate_args' `evaluate` false), its key recomputed with `rekey`.
+template <class Problem>
+__device__ __forceinline__ void stored_values(const evaluate_args<Problem>& a, std::size_t i, fitness_t<Problem>& obj,
+                                              fitness_t<Problem>& vio, key_of<Problem>& key) {
+  obj = a.pop.objective[i];
+  vio = a.pop.violation[i];
+  if (a.rekey) {
+    key = rank_key_of(a.kp, obj, vio);
+    a.pop.rank_key[i] = key;
+  } else {
+    key = a.pop.rank_key[i];
+  }
+}
+
+/// The view of one gene that partial_objective(x, j, j + 1) reads as x[j] (the long offspring kernel's lanes).
+template <class G>
+struct one_gene {
+  G g;
+  __device__ __forceinline__ G operator[](int) const { return g; }
+};
+
+/// `P::partial_type` for a separable objective, else int (unused).
+template <class P, bool = separable_objective_v<P>>
+struct separable_partial {
+  using type = int;
+};
+template <class P>
+struct separable_partial<P, true> {
+  using type = typename P::partial_type;
+};
+
+/// A separable objective's partial sum over the genes of one 16-byte chunk.
+template <class Problem>
+__device__ __forceinline__ typename Problem::partial_type chunk_partial(const Problem& problem, const uint4& v) {
+  using G = gene_t<Problem>;
+  constexpr int V = 16 / static_cast<int>(sizeof(G));
+  G g[V];
+  memcpy(g, &v, sizeof v);
+  return problem.partial_objective(gene_view<G, 1>{g}, 0, V);
+}
+
+/**
+ * Lane `sub`'s slice of a separable objective's partial sum (core/problem_traits.hpp) over the row `x` of `d`
+ * genes, summed by `lanes` lanes: the row's 16-byte aligned chunks, lane s taking chunks s, s + lanes, ...
+ * (each load of the group covers 16 · lanes consecutive bytes), four loads in flight before their sums; lane 0
+ * adds the genes before the first aligned chunk, the last lane those after the last. Rows start at multiples of
+ * the gene size, so the chunks are whole genes.
+ */
+template <class Problem>
+__device__ __forceinline__ typename Problem::partial_type slice_partial(const Problem& problem,
+                                                                        const gene_t<Problem>* x, int d,
+                                                                        int sub, int lanes) {
+  using G = gene_t<Problem>;
+  constexpr int V = 16 / static_cast<int>(sizeof(G));
+  const int misaligned = static_cast<int>(((16 - (reinterpret_cast<std::uintptr_t>(x) & 15)) & 15) / sizeof(G));
+  const int head = misaligned < d ? misaligned : d;
+  const int chunks = (d - head) / V;
+  const uint4* body = reinterpret_cast<const uint4*>(x + head);
+  typename Problem::partial_type s = 0;
+  int c = sub;
+  for (; c + 3 * lanes < chunks; c += 4 * lanes) {
+    const uint4 v0 = body[c], v1 = body[c + lanes], v2 = body[c + 2 * lanes], v3 = body[c + 3 * lanes];
+    s += chunk_partial(problem, v0);
+    s += chunk_partial(problem, v1);
+    s += chunk_partial(problem, v2);
+    s += chunk_partial(problem, v3);
+  }
+  for (; c < chunks; c += lanes) s += chunk_partial(problem, body[c]);
+  const gene_view<G, 1> row{x};
+  if (sub == 0) s += problem.partial_objective(row, 0, head);
+  if (sub == lanes - 1) s += problem.partial_objective(row, head + chunks * V, d);
+  return s;
+}
+
+/// A separable objective's values from the row's total: objective, violation 0 (no constraints), rank key.
+template <class Problem>
+__device__ __forceinline__ void separable_values(const kernel_params<Problem>& kp,
+                                                 typename Problem::partial_type total, fitness_t<Problem>& obj,
+                                                 fitness_t<Problem>& vio, key_of<Problem>& key) {
+  using F = fitness_t<Problem>;
+  obj = static_cast<F>(kp.problem.objective_of(total));
+  vio = F(0);
+  key = dynamic_rule(kp.rule) ? rank_key_of(kp, obj, vio)
+                              : make_rank_key(obj, vio, sense_of<Problem>(), kp.rule, kp.penalty_weight);
+}
+
+/**
+ * Evaluation of a separable objective by groups of `a.row_lanes` lanes per row (geometry.hpp: `warp_rows`), or
+ * with `evaluate` false the summary of the stored values: warp w of the block takes `a.rows` consecutive rows of
+ * the block's tile, its 32 / row_lanes groups a row each at a time; a group's lanes sum slices of the row
+ * (slice_partial, coalesced 16-byte loads) and one lane of the group stores and summarizes it, chosen so that
+ * each lane keeps every 32nd row of the warp (at most kEvaluationRows). Writes what evaluate_tile writes.
+ */
+template <class Problem>
+__device__ __forceinline__ void evaluate_warp_rows(const evaluate_args<Problem>& a) {
+  using F = fitness_t<Problem>;
+  using K = key_of<Problem>;
+  constexpr int C = static_cast<int>(cuda_geometry::kEvaluationRows);
+  const view_of<Problem>& pop = a.pop;
+  const int d = a.kp.dimension;
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const unsigned lanes = a.row_lanes, groups = 32 / lanes, group = lane / lanes, sub = lane % lanes;
+  const std::size_t rows = a.rows;
+  const std::size_t begin = (static_cast<std::size_t>(blockIdx.x) * (blockDim.x / 32) + warp) * rows;
+  const std::size_t end = begin + rows < pop.size ? begin + rows : pop.size;
+  thread_summary<K, C> mine;
+  for (std::size_t first = begin; first < end; first += groups) {  // uniform across the warp
+    const std::size_t i = first + group, k = i - begin;
+    const bool valid = i < end;
+    const bool owner = valid && sub == (k / groups) % lanes;  // row k: lane (k mod groups)·lanes + (k / groups) mod lanes
+    F obj, vio;
+    K key;
+    if (a.evaluate) {
+      using partial = typename Problem::partial_type;
+      const partial slice =
+          valid ? slice_partial(a.kp.problem, pop.genes + i * d, d, static_cast<int>(sub), static_cast<int>(lanes))
+                : partial(0);
+      const partial total = group_total(slice, lanes);
+      if (!owner) continue;
+      separable_values(a.kp, total, obj, vio, key);
+      pop.objective[i] = obj;
+      pop.violation[i] = vio;
+      pop.rank_key[i] = key;
+    } else {
+      if (!owner) continue;
+      stored_values(a, i, obj, vio, key);
+    }
+    mine.add(obj, vio, key, i, a.cands < C ? a.cands : C);
+  }
+  mine.write(a.totals, a.cands, a.best);
+}
+
 /**
  * Evaluation (or, with `evaluate` false, only the summary of the stored
  * values) of a tile of `a.rows` · blockDim.x consecutive individuals per
@@ -195,6 +365,12 @@ __device__ __forceinline__ void init_genes(const init_args<Problem>& a) {
  */
 template <class Problem>
 __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
+  if constexpr (separable_objective_v<Problem>) {
+    if (a.warp_rows) {
+      evaluate_warp_rows(a);
+      return;
+    }
+  }
   const kernel_params<Problem>& kp = a.kp;
   const view_of<Problem>& pop = a.pop;
   const bool staged = a.staged, evaluate = a.evaluate;
@@ -203,7 +379,6 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
   using K = rank_key_t<F>;
   // A thread sees at most kEvaluationRows rows, so it keeps them all (a longer list only costs registers).
   constexpr int C = static_cast<int>(cuda_geometry::kEvaluationRows);
-  const int keep = a.cands < C ? a.cands : C;
   G* tile = dynamic_shared<G>();
   const std::size_t n = pop.size;
   const std::size_t d = static_cast<std::size_t>(kp.dimension);
@@ -214,11 +389,7 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
     copy_to_shared(tile, pop.genes + begin * d, count * d * sizeof(G));
     __syncthreads();
   }
-  double sum = 0;
-  std::uint32_t feasible = 0, nan = 0;
-  candidate<K> mine[C];
-#pragma unroll
-  for (int c = 0; c < C; ++c) mine[c] = worst_candidate<K>();
+  thread_summary<K, C> mine;
   for (std::size_t r = threadIdx.x; r < count; r += blockDim.x) {
     const std::size_t i = begin + r;
     F obj, vio;
@@ -231,47 +402,34 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
       pop.violation[i] = vio;
       pop.rank_key[i] = key;
     } else {
-      obj = pop.objective[i];
-      vio = pop.violation[i];
-      if (a.rekey) {
-        key = rank_key_of(kp, obj, vio);
-        pop.rank_key[i] = key;
-      } else {
-        key = pop.rank_key[i];
-      }
+      stored_values(a, i, obj, vio, key);
     }
-    const bool nan_key = is_nan_key(key);
-    sum += nan_key ? 0.0 : static_cast<double>(obj);
-    feasible += !nan_key && vio == F(0) ? 1u : 0u;
-    nan += nan_key ? 1u : 0u;
-    offer_sorted(mine, keep, candidate<K>{key, static_cast<std::uint32_t>(i)});
+    mine.add(obj, vio, key, i, a.cands < C ? a.cands : C);
   }
-  sum = block_sum(sum);
-  feasible = block_sum(feasible);
-  nan = block_sum(nan);
-  if (threadIdx.x == 0) a.totals[blockIdx.x] = {sum, feasible, nan};
-  block_best(mine, a.cands, a.best + static_cast<std::size_t>(blockIdx.x) * a.cands);
+  mine.write(a.totals, a.cands, a.best);
 }
 
-/// Evaluates child `slot` from `x`, stores its values and returns its contribution to the block summary.
-template <class Problem>
-__device__ __forceinline__ void store_child(const kernel_params<Problem>& kp,
-                                            const population_view<gene_t<Problem>, fitness_t<Problem>>& dst,
-                                            const gene_t<Problem>* x, std::size_t slot, double& sum,
-                                            std::uint32_t& feasible, std::uint32_t& nan, candidate<rank_key_t<fitness_t<Problem>>>& c) {
-  using F = fitness_t<Problem>;
-  F obj, vio;
-  rank_key_t<F> key;
-  evaluate_one<1>(kp, x, obj, vio, key);
-  if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
+/// Stores child `slot`'s values and adds them to the thread's summary.
+template <class Problem, int C>
+__device__ __forceinline__ void store_values(const view_of<Problem>& dst, std::size_t slot, fitness_t<Problem> obj,
+                                             fitness_t<Problem> vio, key_of<Problem> key,
+                                             thread_summary<key_of<Problem>, C>& mine) {
   dst.objective[slot] = obj;
   dst.violation[slot] = vio;
   dst.rank_key[slot] = key;
-  const bool nan_key = is_nan_key(key);
-  sum += nan_key ? 0.0 : static_cast<double>(obj);
-  feasible += !nan_key && vio == F(0) ? 1u : 0u;
-  nan += nan_key ? 1u : 0u;
-  c = {key, static_cast<std::uint32_t>(slot)};
+  mine.add(obj, vio, key, slot, C);
+}
+
+/// Evaluates child `slot` from `x`, stores its values and adds them to the thread's summary.
+template <class Problem, int C>
+__device__ __forceinline__ void store_child(const kernel_params<Problem>& kp, const view_of<Problem>& dst,
+                                            const gene_t<Problem>* x, std::size_t slot,
+                                            thread_summary<key_of<Problem>, C>& mine) {
+  fitness_t<Problem> obj, vio;
+  key_of<Problem> key;
+  evaluate_one<1>(kp, x, obj, vio, key);
+  if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
+  store_values<Problem>(dst, slot, obj, vio, key, mine);
 }
 
 /**
@@ -297,21 +455,14 @@ __device__ __forceinline__ void offspring_short(const offspring_args<Problem>& a
   const std::uint32_t first_pair = blockIdx.x * blockDim.x;
   const std::uint32_t pair = first_pair + threadIdx.x;
   const std::size_t first_slot = elite_count + 2 * static_cast<std::size_t>(first_pair);
-  double sum = 0;
-  std::uint32_t feasible = 0, nan = 0;
-  candidate<K> mine[2] = {worst_candidate<K>(), worst_candidate<K>()};
+  thread_summary<K, 2> mine;
   if (pair < pairs) {
     G* c1 = tile + 2 * threadIdx.x * d;
     G* c2 = c1 + d;
     make_children(kp, src, pair, generation, c1, c2);
     const std::size_t slot = elite_count + 2 * static_cast<std::size_t>(pair);
-    store_child(kp, dst, c1, slot, sum, feasible, nan, mine[0]);
-    if (slot + 1 < n) store_child(kp, dst, c2, slot + 1, sum, feasible, nan, mine[1]);
-    if (before(mine[1], mine[0])) {
-      const candidate<K> t = mine[0];
-      mine[0] = mine[1];
-      mine[1] = t;
-    }
+    store_child(kp, dst, c1, slot, mine);
+    if (slot + 1 < n) store_child(kp, dst, c2, slot + 1, mine);
   }
   __syncthreads();
   if (first_slot < n) {
@@ -320,11 +471,7 @@ __device__ __forceinline__ void offspring_short(const offspring_args<Problem>& a
     G* out = dst.genes + first_slot * d;
     for (std::size_t e = threadIdx.x; e < values; e += blockDim.x) out[e] = tile[e];
   }
-  sum = block_sum(sum);
-  feasible = block_sum(feasible);
-  nan = block_sum(nan);
-  if (threadIdx.x == 0) a.totals[blockIdx.x] = {sum, feasible, nan};
-  block_best(mine, a.cands, a.best + static_cast<std::size_t>(blockIdx.x) * a.cands);
+  mine.write(a.totals, a.cands, a.best);
 }
 
 /**
@@ -332,7 +479,10 @@ __device__ __forceinline__ void offspring_short(const offspring_args<Problem>& a
  * pairs. Lanes 0..15 plan the pairs; then for each pair the lanes walk its
  * genes (coalesced parent loads and child stores, the unpaired last child in
  * the spare row N), keeping the children in a shared-memory tile when it fits;
- * finally lane c evaluates child c. Block 0 also copies the elites.
+ * finally lane c evaluates child c. A separable objective (core/problem_traits.hpp)
+ * is summed instead while the lanes build the genes: each lane adds the partials
+ * of its genes and a warp reduction per child totals them, so nothing is staged
+ * or read back. Block 0 also copies the elites.
  */
 template <class Problem>
 __device__ __forceinline__ void offspring_long(const offspring_args<Problem>& a) {
@@ -355,6 +505,9 @@ __device__ __forceinline__ void offspring_long(const offspring_args<Problem>& a)
   pair_decision mine_plan{0, 0, 0, 0, 0};
   if (lane < static_cast<unsigned>(cuda_geometry::kLongPairs) && first_pair + lane < pairs)
     mine_plan = plan_pair(kp, src, first_pair + lane, generation);
+  constexpr bool separable = separable_objective_v<Problem>;
+  using partial = typename separable_partial<Problem>::type;
+  partial mine_total = 0;  // separable: the total of child `lane`
   for (int q = 0; q < cuda_geometry::kLongPairs; ++q) {
     const std::uint32_t pair = first_pair + q;
     if (pair >= pairs) break;  // uniform across the warp
@@ -371,32 +524,42 @@ __device__ __forceinline__ void offspring_long(const offspring_args<Problem>& a)
     G* r2 = r1 + d;  // slot + 1 may be the spare row N
     G* t1 = tile + static_cast<std::size_t>(2 * q) * d;
     G* t2 = t1 + d;
+    partial part1 = 0, part2 = 0;
 #pragma unroll 4
     for (int j = static_cast<int>(lane); j < d; j += 32) {
       G a = a_row[j], b = b_row[j];
       vary_gene(kp, plan, pair, generation, j, a, b);
       r1[j] = a;
       r2[j] = b;
-      if (staged) {
+      if constexpr (separable) {
+        part1 += kp.problem.partial_objective(one_gene<G>{a}, j, j + 1);
+        part2 += kp.problem.partial_objective(one_gene<G>{b}, j, j + 1);
+      } else if (staged) {
         t1[j] = a;
         t2[j] = b;
       }
     }
+    if constexpr (separable) {
+      part1 = group_total(part1);
+      part2 = group_total(part2);
+      if (lane == static_cast<unsigned>(2 * q)) mine_total = part1;
+      if (lane == static_cast<unsigned>(2 * q + 1)) mine_total = part2;
+    }
   }
   __syncthreads();  // children rows (tile, or global memory) complete before lanes evaluate them
-  double sum = 0;
-  std::uint32_t feasible = 0, nan = 0;
-  candidate<K> mine[1] = {worst_candidate<K>()};
+  thread_summary<K, 1> mine;
   const std::size_t slot = elite_count + 2 * static_cast<std::size_t>(first_pair) + lane;
   if (first_pair + lane / 2 < pairs && slot < n) {
-    const G* x = staged ? tile + static_cast<std::size_t>(lane) * d : dst.genes + slot * d;
-    store_child(kp, dst, x, slot, sum, feasible, nan, mine[0]);
+    if constexpr (separable) {
+      fitness_t<Problem> obj, vio;
+      K key;
+      separable_values(kp, mine_total, obj, vio, key);
+      store_values<Problem>(dst, slot, obj, vio, key, mine);
+    } else {
+      store_child(kp, dst, staged ? tile + static_cast<std::size_t>(lane) * d : dst.genes + slot * d, slot, mine);
+    }
   }
-  sum = block_sum(sum);
-  feasible = block_sum(feasible);
-  nan = block_sum(nan);
-  if (threadIdx.x == 0) a.totals[blockIdx.x] = {sum, feasible, nan};
-  block_best(mine, a.cands, a.best + static_cast<std::size_t>(blockIdx.x) * a.cands);
+  mine.write(a.totals, a.cands, a.best);
 }
 
 /**
@@ -424,9 +587,7 @@ __device__ __forceinline__ void de_targets(const de_args<Problem>& a) {
     const std::size_t n = src.size;
     const std::size_t d = static_cast<std::size_t>(kp.dimension);
     const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    double sum = 0;
-    std::uint32_t feasible = 0, nan = 0;
-    candidate<K> mine[1] = {worst_candidate<K>()};
+    thread_summary<K, 1> mine;
     unsigned char better = 0;
     double delta = 0, Fi = 0, CRi = 0;
     if (i < n) {
@@ -455,14 +616,7 @@ __device__ __forceinline__ void de_targets(const de_args<Problem>& a) {
         vio = src.violation[i];
         key = parent_key;
       }
-      dst.objective[i] = obj;
-      dst.violation[i] = vio;
-      dst.rank_key[i] = key;
-      const bool nan_key = is_nan_key(key);
-      sum = nan_key ? 0.0 : static_cast<double>(obj);
-      feasible = !nan_key && vio == F(0) ? 1u : 0u;
-      nan = nan_key ? 1u : 0u;
-      mine[0] = {key, target};
+      store_values<Problem>(dst, i, obj, vio, key, mine);
     }
     weight[threadIdx.x] = delta;
     scale[threadIdx.x] = Fi;
@@ -475,11 +629,7 @@ __device__ __forceinline__ void de_targets(const de_args<Problem>& a) {
         if (succeeded[k]) s.add(weight[k], scale[k], rate[k]);
       a.tile_success[i / kShadeSumTargets] = s;
     }
-    sum = block_sum(sum);
-    feasible = block_sum(feasible);
-    nan = block_sum(nan);
-    if (threadIdx.x == 0) a.totals[blockIdx.x] = {sum, feasible, nan};
-    block_best(mine, a.cands, a.best + static_cast<std::size_t>(blockIdx.x) * a.cands);
+    mine.write(a.totals, a.cands, a.best);
   }
 }
 
@@ -498,6 +648,12 @@ template <class Problem>
 __global__ void init_genes_kernel(init_args<Problem> a) { init_genes(a); }
 template <class Problem>
 __global__ void evaluate_kernel(evaluate_args<Problem> a) { evaluate_tile(a); }
+/// A separable objective's evaluation (rows by lane groups): at most 64 registers, so 8 blocks of 128 fit an SM
+/// (72 unbounded: 7 blocks, and a third wave 11 % full for seed/gene-sum at N = 10^6 on an H200).
+template <class Problem>
+__global__ void __launch_bounds__(cuda_geometry::kWarpRowThreads, 8) evaluate_separable_kernel(evaluate_args<Problem> a) {
+  evaluate_tile(a);
+}
 template <class Problem>
 __global__ void FUSEDGA_OFFSPRING_SHORT_BOUNDS offspring_short_kernel(offspring_args<Problem> a) { offspring_short(a); }
 template <class Problem>
@@ -514,6 +670,15 @@ const void* de_kernel_handle() {
     return nullptr;
 }
 
+/// The evaluation kernel of `Problem`: the register-bounded one for a separable objective.
+template <class Problem>
+const void* evaluate_kernel_handle() {
+  if constexpr (separable_objective_v<Problem>)
+    return reinterpret_cast<const void*>(&evaluate_separable_kernel<Problem>);
+  else
+    return reinterpret_cast<const void*>(&evaluate_kernel<Problem>);
+}
+
 /**
  * Where the engine takes a problem's kernels from: the template kernels
  * above, compiled with the program. The GPU JIT specializes it for its
@@ -524,7 +689,7 @@ template <class Problem>
 struct kernel_source {
   static kernel_set get(const Problem&) {
     return {reinterpret_cast<const void*>(&init_genes_kernel<Problem>),
-            reinterpret_cast<const void*>(&evaluate_kernel<Problem>),
+            evaluate_kernel_handle<Problem>(),
             reinterpret_cast<const void*>(&offspring_short_kernel<Problem>),
             reinterpret_cast<const void*>(&offspring_long_kernel<Problem>), de_kernel_handle<Problem>()};
   }
