@@ -117,7 +117,10 @@ peer_trace run_pagmo(const std::string& method, const expr::program& p, double e
   } else if (method == "pagmo-gaco") {
     algo = pagmo::algorithm{pagmo::gaco(1u, 63u, 1.0, 0., 0.01, 1u, 7u, 100000u, 100000u, 0., true, s)};
   } else if (method == "pagmo-cstrs-de") {
-    algo = pagmo::algorithm{pagmo::cstrs_self_adaptive(1u, pagmo::de(1u, 0.8, 0.9, 2u, 0.0, 0.0, s), s)};
+    // cstrs_self_adaptive refuses a problem without constraints: there its inner DE runs alone, as it would.
+    const pagmo::de inner(1u, 0.8, 0.9, 2u, 0.0, 0.0, s);
+    algo = prob.get_nc() == 0 ? pagmo::algorithm{inner}
+                              : pagmo::algorithm{pagmo::cstrs_self_adaptive(1u, inner, s)};
   } else {
     throw error("unknown pagmo peer '" + method + "'");
   }

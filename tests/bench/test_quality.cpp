@@ -350,6 +350,19 @@ TEST_CASE("quality bench: a tiny --quality run writes a complete report") {
   }
 }
 
+TEST_CASE("quality bench: pagmo-cstrs-de on a problem without constraints runs its inner DE") {
+  if (!pagmo_built()) return;  // nothing to check: the peers are not part of this ga-bench
+  temp_dir t;
+  const std::string command = std::string(FUSEDGA_GA_BENCH) + " --quality " + suite_path +
+                              " --problems rc31-gear-train --seeds 1 --budget 2000 --methods pagmo-cstrs-de -q > " +
+                              (t.path / "out.txt").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  INFO(read(t.path / "out.txt"));  // before: "sa-CNSTR: Self-adaptive constraints handling needs a constrained problem"
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK_THAT(read(t.path / "out.txt"), Catch::Contains("rc31-gear-train"));
+}
+
 TEST_CASE("quality bench: stop_at_target ends successful runs early, with the same success and time to target") {
   // Sphere in 3 variables, f* = 0: every seed of the default method succeeds well inside a budget of 200,000.
   temp_dir t;
