@@ -45,24 +45,17 @@ __device__ __forceinline__ T* dynamic_shared() {
 
 // --- block-level reductions (blockDim.x a multiple of 32, at most 1024) ---
 
-__device__ __forceinline__ double warp_sum(double v) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+/// The sum of `v` over each group of `lanes` consecutive lanes (a power of two, at most 32; the whole warp by
+/// default), in the group's first lane. Every lane of the warp calls it.
+template <class T>
+__device__ __forceinline__ T warp_sum(T v, unsigned lanes = 32) {
+  for (unsigned o = lanes / 2; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
   return v;
 }
-__device__ __forceinline__ std::uint32_t warp_sum(std::uint32_t v) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-  return v;
-}
-__device__ __forceinline__ unsigned long long warp_sum(unsigned long long v) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-  return v;
-}
-/// The sum of `v` over each group of `lanes` consecutive lanes (a power of two, at most 32), on every lane of the
-/// group; an integer type, so exact in any order. Every lane of the warp calls it.
+/// warp_sum on every lane of the group; for integer types, exact in any order.
 template <class T>
 __device__ __forceinline__ T group_total(T v, unsigned lanes = 32) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-  return __shfl_sync(0xffffffffu, v, static_cast<int>((threadIdx.x % 32) & ~(lanes - 1)));
+  return __shfl_sync(0xffffffffu, warp_sum(v, lanes), static_cast<int>((threadIdx.x % 32) & ~(lanes - 1)));
 }
 template <class Key>
 __device__ __forceinline__ candidate<Key> warp_min(candidate<Key> c) {
