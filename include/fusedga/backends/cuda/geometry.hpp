@@ -55,10 +55,10 @@ inline constexpr std::size_t kUnstagedRowBytes = 32;
 /// Rows of a separable objective of at least this many bytes are evaluated by lane groups: a group of 8 lanes,
 /// four 16-byte loads each, covers 512 bytes, so shorter rows would leave lanes idle.
 inline constexpr std::size_t kWarpRowBytes = 512;
-/// Threads of the warp-per-row evaluation's blocks.
+/// Threads of the lane-group evaluation's blocks.
 inline constexpr std::uint32_t kWarpRowThreads = 128;
-/// Rows a warp of the warp-per-row evaluation takes at most: row k's values are kept by lane k mod 32, which
-/// keeps at most kEvaluationRows of them.
+/// Rows a warp of the lane-group evaluation takes at most: each lane keeps every 32nd row's values and
+/// candidate, at most kEvaluationRows of them.
 inline constexpr std::uint32_t kWarpRowsPerWarp = 32 * kEvaluationRows;
 /// Blocks the evaluation keeps at least before a thread takes several rows: ~8 per SM of an H100/H200 (132 SMs).
 /// On an H200, 4 rows per thread at N = 10^5 (196 blocks) evaluated in 12.7 us against 10.3 us a row each.
