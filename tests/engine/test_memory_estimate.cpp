@@ -32,3 +32,12 @@ TEST_CASE("memory estimate: the available memory is read from this machine", "[m
   CHECK(m.bytes > (std::size_t(16) << 20));  // any machine that runs the tests has 16 MiB to spare
   CHECK_FALSE(m.source.empty());
 }
+
+TEST_CASE("memory estimate: small runs pass unchecked, large ones are checked against this machine", "[memory]") {
+  const host_run_shape small{100, 4, 8, 8, 8, 2, 0};
+  REQUIRE(host_run_bytes(small) < unchecked_host_bytes);
+  CHECK_NOTHROW(check_host_memory(small));
+  // 2^32 - 1 individuals of 2^30 doubles: far beyond any machine's memory, so the one-argument form reads it and throws
+  CHECK_THROWS_WITH(check_host_memory({std::uint32_t(-1), 1 << 30, 8, 8, 8, 1, 0}),
+                    Catch::Contains("ga.population = 4294967295") && Catch::Contains("individuals fit"));
+}

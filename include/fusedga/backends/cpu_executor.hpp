@@ -63,8 +63,7 @@ class cpu_executor {
     const std::size_t batch_row =
         population_batch ? (m + p) * sizeof(fitness) + (kp.algorithm == algorithm_kind::de ? 2 * sizeof(double) : 0)
                          : 0;
-    check_host_memory({kp.population, d, sizeof(gene), sizeof(fitness), sizeof(key), kp.elitism, 0, batch_row},
-                      available_host_memory());
+    check_host_memory({kp.population, d, sizeof(gene), sizeof(fitness), sizeof(key), kp.elitism, 0, batch_row});
     a_ = population<gene, fitness>(kp.population, d);
     b_ = population<gene, fitness>(kp.population, d);
     src_ = a_.view();

@@ -149,4 +149,15 @@ inline void check_host_memory(const host_run_shape& s, const host_memory_limit& 
                      fit_text + " individuals fit at this dimension");
 }
 
+/// Runs needing less host memory than this are not checked: reading /proc/meminfo costs ~15 µs, a third of a
+/// small problem's whole time to target (docs/quality.md, rc31), and a machine that runs anything has this much.
+inline constexpr long double unchecked_host_bytes = 16.0L * 1024 * 1024;
+
+/// check_host_memory against available_host_memory(), read only when `s` needs unchecked_host_bytes or more.
+/// @throws config_error as check_host_memory.
+inline void check_host_memory(const host_run_shape& s) {
+  if (host_run_bytes(s) < unchecked_host_bytes) return;
+  check_host_memory(s, available_host_memory());
+}
+
 }  // namespace fusedga::detail
