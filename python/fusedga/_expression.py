@@ -29,7 +29,10 @@ class Expression:
     sense : {"minimize", "maximize"}, optional
         Default ``"minimize"``.
     constants : dict, optional
-        ``name -> number``, usable in the expressions.
+        ``name -> number``, usable in the expressions, or ``name -> list of numbers`` (or a 1-D NumPy array):
+        a table constant, e.g. standard wire diameters, read as ``T[e]``: ``e`` may be any expression, rounded
+        half up (entry ``floor(e + 0.5)``, 0-based); outside the table the value is NaN. At most 65,536
+        entries.
     name : str, optional
         The problem's name in results.
     engine : {"auto", "jit", "interpreter"}, optional
@@ -47,7 +50,7 @@ class Expression:
         objective: str,
         constraints: Optional[Sequence[str]] = None,
         sense: Optional[str] = None,
-        constants: Optional[Mapping[str, float]] = None,
+        constants: Optional[Mapping[str, Union[float, Sequence[float]]]] = None,
         name: Optional[str] = None,
         engine: Optional[str] = None,
     ) -> None:

@@ -120,3 +120,9 @@ def test_device_is_a_top_level_option_and_a_negative_one_is_refused():
         fusedga.solve("seed/constrained-quadratic", device=-1)
     r = fusedga.solve("seed/constrained-quadratic", population=50, generations=2, backend="serial", device=0)
     assert r.generations == 2
+
+
+def test_an_empty_table_constant_names_the_constants_field():
+    with pytest.raises(fusedga.ConfigError, match=r"^Expression\(constants=\.\.\.\): problem\.constants\.P: .*"
+                                                  r"table constant 'P' is empty"):
+        fusedga.solve(fusedga.Expression(variables={"x": (0, 1)}, objective="P[x]", constants={"P": []}))

@@ -40,3 +40,11 @@ def test_a_vector_variable_comes_back_by_name_as_an_array():
 def test_expression_repr_shows_its_fields():
     assert repr(fusedga.Expression(variables={"x": (0, 1)}, objective="x")) == \
         "Expression(variables={'x': (0, 1)}, objective='x')"
+
+
+def test_a_table_constant_is_read_at_the_rounded_index():
+    # P[x] is entry floor(x + 0.5); x in [-0.49, 3.49] reaches entries 0..3, the smallest is 1.5 at index 2.
+    e = fusedga.Expression(variables={"x": (-0.49, 3.49)}, objective="P[x]",
+                           constants={"P": np.array([4.0, 2.5, 1.5, 3.0]), "g": 9.81})
+    r = fusedga.solve(e, population=100, generations=20, seed=1, backend="tbb")
+    assert r.objective == 1.5 and 1.5 <= r.x[0] < 2.5

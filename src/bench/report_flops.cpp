@@ -69,6 +69,7 @@ class counter {
         return transcendental_flops + count(n.a) + count(n.b);
       }
       case node_kind::call: return function_flops(n.fn) + count(n.a) + count(n.b);
+      case node_kind::lookup: return 2 + count(n.a);  // the rounding e + 0.5 and floor; the load is no flop
       case node_kind::reduce: {
         const long lo = integer(n.a), hi = integer(n.b);
         double total = 0;

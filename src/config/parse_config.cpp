@@ -204,13 +204,21 @@ void read_expression_problem(const yaml_map& problem, problem_config& out) {
         detail::read_enum(*sense, choice_list<Sense>{{"minimize", Sense::minimize}, {"maximize", Sense::maximize}});
   src.variables = read_variables(*variables);
   if (const auto constants = problem.get("constants")) {
-    const yaml_map m(*constants, {"NAME: number"});
+    const yaml_map m(*constants, {"NAME: number", "NAME: [numbers]"});
     for (const std::string& name : m.keys()) {
       const located c = *m.get(name);
-      src.constants.push_back({name,
-                               detail::read_number(c, detail::any_number(), "a finite number"),
-                               c.path(),
-                               {c.mark().line + 1, c.mark().column + 1}});
+      expr::constant_decl d{name, 0, c.path(), {c.mark().line + 1, c.mark().column + 1}};
+      if (c.node().IsSequence()) {  // a table constant; its size is checked with the declarations (parse.hpp)
+        d.table.emplace();
+        for (std::size_t k = 0; k < c.node().size(); ++k) {
+          const YAML::Node item = c.node()[k];
+          const located entry(item, c.path() + "[" + std::to_string(k) + "]", item.Mark(), c.source());
+          d.table->push_back(detail::read_number(entry, detail::any_number(), "a finite number (table entry " + std::to_string(k) + ")"));
+        }
+      } else {
+        d.value = detail::read_number(c, detail::any_number(), "a finite number or a list of finite numbers (a table)");
+      }
+      src.constants.push_back(std::move(d));
     }
   }
   src.objective = read_expression_text(*objective, "an expression");

@@ -72,8 +72,22 @@ symbol_table check_declarations(const problem_source& source, program& out) {
   for (const constant_decl& c : source.constants) {
     const origin from{source.file, c.key_path};
     check_new_name(c.name, "constant", table, from, c.where);
-    if (!std::isfinite(c.value)) fail(from, c.where, fmt::format("constant '{}' must be finite, got {}", c.name, c.value));
-    table.by_name.emplace(c.name, symbol{false, -1, c.value});
+    symbol s{false, -1, c.value};
+    if (c.table) {
+      const std::vector<double>& values = *c.table;
+      if (values.empty()) fail(from, c.where, fmt::format("table constant '{}' is empty; expected a list of at least one number", c.name));
+      if (values.size() > max_table_entries)
+        fail(from, c.where,
+             fmt::format("table constant '{}' has {} entries; at most {} are allowed", c.name, values.size(), max_table_entries));
+      for (std::size_t k = 0; k < values.size(); ++k)
+        if (!std::isfinite(values[k]))
+          fail(from, c.where, fmt::format("entry {} of table constant '{}' must be finite, got {}", k, c.name, values[k]));
+      s.table = static_cast<int>(out.tables.size());
+      out.tables.push_back({c.name, values, c.where});
+    } else if (!std::isfinite(c.value)) {
+      fail(from, c.where, fmt::format("constant '{}' must be finite, got {}", c.name, c.value));
+    }
+    table.by_name.emplace(c.name, s);
     table.names.push_back(c.name);
   }
   return table;
@@ -139,6 +153,7 @@ std::pair<int, std::string> why_not_integer(const program& p, const std::vector<
       case node_kind::power: return {id, "a power is not allowed in an integer expression"};
       case node_kind::call: return {id, fmt::format("'{}(...)' is not allowed in an integer expression", n.name)};
       case node_kind::reduce: return {id, fmt::format("a reduction '{}(...)' is not allowed in an integer expression", name_of(n.red))};
+      case node_kind::lookup: return {id, fmt::format("a table lookup '{}[...]' is not allowed in an integer expression", n.name)};
       case node_kind::index_var: return {id, "not an integer expression"};  // unreachable: index variables are integers
     }
     return {id, "not an integer expression"};

@@ -17,14 +17,16 @@
 
 namespace fusedga::expr::parsing {
 
-/// A declared name: a variable (its index in program::variables) or a constant (its value).
+/// A declared name: a variable (its index in program::variables), a constant (its value) or a table
+/// constant (its index in program::tables).
 struct symbol {
   bool is_variable = false;
   int variable = -1;
   double value = 0;
+  int table = -1;
 };
 
-/// The variables and constants of a problem, by name.
+/// The variables, constants and table constants of a problem, by name.
 struct symbol_table {
   std::map<std::string, symbol, std::less<>> by_name;
   std::vector<std::string> names;  ///< declaration order, for "did you mean"
@@ -37,11 +39,14 @@ struct symbol_table {
 
 /**
  * Checks the declarations of `source` and copies the variables into
- * `out.variables` (genes numbered in declaration order).
+ * `out.variables` (genes numbered in declaration order) and the table
+ * constants into `out.tables` (in declaration order).
  * @throws expression_error at the declaration, for: a name that is not an
  *   identifier, reserved or declared twice; a size below 1 (or a scalar of size
  *   other than 1); bound lists not of the variable's size; non-finite bounds or
- *   lower > upper; a non-finite constant; no variables; more than 2^31-1 genes.
+ *   lower > upper; a non-finite constant; a table that is empty, longer than
+ *   max_table_entries or holds a non-finite entry; no variables; more than
+ *   2^31-1 genes.
  */
 symbol_table check_declarations(const problem_source& source, program& out);
 

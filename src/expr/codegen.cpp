@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "expr/interp_ops.hpp"
 #include "fusedga/core/error.hpp"
@@ -62,6 +63,23 @@ std::string function_name(function fn, dialect d) {
   return lib + "atan2";
 }
 
+/// The array of table constant `slot` in the generated source (tables_source).
+std::string table_name(int slot) { return "fusedga_table_" + std::to_string(slot); }
+
+/// Every table constant as an array of R, once per translation unit, before the problem type that reads
+/// them through jit_lookup: `constexpr` on the host, `__device__ const` (global memory; a table may exceed
+/// the 64 KiB of __constant__) for NVRTC.
+std::string tables_source(const program& p, dialect d) {
+  std::string out;
+  for (std::size_t q = 0; q < p.tables.size(); ++q) {
+    out += std::string(d == dialect::device ? "__device__ const" : "constexpr") + " R " + table_name(static_cast<int>(q)) + "[] = {";
+    const std::vector<double>& values = p.tables[q].values;
+    for (std::size_t k = 0; k < values.size(); ++k) out += (k % 8 == 0 ? "\n    " : " ") + literal(values[k], "R", d) + ",";
+    out += "\n};\n\n";
+  }
+  return out;
+}
+
 const char* operator_text(node_kind k) {
   switch (k) {
     case node_kind::add: return " + ";
@@ -104,6 +122,11 @@ class body_writer {
         return define(type, a + operator_text(n.kind) + b);
       }
       case node_kind::power: return power(n, type);
+      case node_kind::lookup: {
+        const std::string e = value(n.a, type);
+        return define(type, "::fusedga::expr::jit_lookup<" + type + ">(" + table_name(n.slot) + ", " +
+                                std::to_string(p_.tables.at(static_cast<std::size_t>(n.slot)).values.size()) + ", " + e + ")");
+      }
       case node_kind::call: {
         const std::string a = value(n.a, type);
         if (!interp::is_binary(n.fn)) return define(type, function_name(n.fn, d_) + "(" + a + ")");
@@ -311,6 +334,7 @@ std::string generate_source(const program& p, const std::string& real_type) {
   out += "// generated C++ (" + real_type + "): a FusedGA expression problem, compiled by the CPU JIT.\n";
   out += "// Genes x[0.." + std::to_string(p.dimension() - 1) + "]; g<j> is scalar gene j; t<n> are intermediate values.\n";
   out += "#include <limits>\n\n#include \"fusedga/expr/jit_abi.hpp\"\n\nnamespace {\n\nusing R = " + real_type + ";\n\n";
+  out += tables_source(p, dialect::host);
   out += "struct fusedga_jit_problem {\n";
   out += "  using gene_type = R;\n  using fitness_type = R;\n";
   out += std::string("  static constexpr ::fusedga::Sense sense = ::fusedga::Sense::") +
@@ -334,7 +358,8 @@ std::string generate_device_source(const program& p, const std::string& real_typ
   out += "// generated CUDA C++ (" + real_type + "): a FusedGA expression problem, compiled by the GPU JIT (NVRTC).\n";
   out += "// Genes x[0.." + std::to_string(p.dimension() - 1) + "]; g<j> is scalar gene j; t<n> are intermediate values.\n";
   out += "#include \"fusedga/core/constraint_sink.hpp\"\n#include \"fusedga/expr/jit_elements.hpp\"\n\n";
-  out += "namespace {\n\nusing R = " + real_type + ";\n\nstruct fusedga_jit_problem {\n";
+  out += "namespace {\n\nusing R = " + real_type + ";\n\n" + tables_source(p, dialect::device);
+  out += "struct fusedga_jit_problem {\n";
   out += evaluation_members(p, dialect::device);
   out += "};\n\n}  // namespace\n\n";
   out += "extern \"C\" __device__ R fusedga_expr_objective" + suffix +

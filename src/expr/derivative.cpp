@@ -74,7 +74,7 @@ class tape_builder {
     if (all_const && n > 0) {
       double v[4] = {0, 0, 0, 0};
       for (int k = 0; k < n; ++k) v[k] = at(ops[k]).value;
-      return constant(detail::apply_tape<double>({op, a, b, c, e, value}, v[0], v[1], v[2], v[3]));
+      return constant(detail::apply_tape<double>({op, a, b, c, e, value}, v[0], v[1], v[2], v[3], t_.tables));
     }
     switch (op) {
       case tape_op::neg:
@@ -156,6 +156,7 @@ class lowering {
       case node_kind::power: return power(lower(n.a), lower(n.b));
       case node_kind::call: return call(n);
       case node_kind::reduce: return reduce(n);
+      case node_kind::lookup: return b_.make(tape_op::lookup, lower(n.a), -1, -1, -1, n.slot);
     }
     throw error("Jacobian: unknown node kind");
   }
@@ -324,6 +325,7 @@ class differentiator {
       case tape_op::abs: return mul(op(tape_op::sign, a), da);
       case tape_op::floor:
       case tape_op::ceil:
+      case tape_op::lookup:  // piecewise constant
       case tape_op::sign: return kZero;
       case tape_op::min:
       case tape_op::max: {
@@ -353,6 +355,7 @@ class differentiator {
 jacobian_tape build_jacobian(const program& p, std::size_t max_entries) {
   jacobian_tape t;
   t.dimension = p.dimension();
+  for (const table_constant& table : p.tables) t.tables.push_back(table.values);
   tape_builder builder(t, max_entries);
   lowering low(p, builder);
   for (int pass = 0; pass < 2; ++pass) {

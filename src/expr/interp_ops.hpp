@@ -24,6 +24,8 @@
 ///  - Reductions accumulate in index order from lo to hi (inclusive), starting
 ///    from sum 0, prod 1, min +inf, max −inf (the value of an empty range,
 ///    lo > hi): acc = acc + v, acc·v, min(acc, v), max(acc, v) with min/max above.
+///  - T[e] (a table constant): jit_lookup (jit_elements.hpp), in Real: entry
+///    k = floor(e + 0.5) converted to Real, NaN when k is outside the table or e is NaN.
 ///  - Integer expressions (gene indices, reduction bounds) are computed in
 ///    double and rounded to int (exact: the checker keeps them within ±2^24).
 ///  - Subexpressions that read no gene are computed once per chunk (per index
@@ -39,6 +41,7 @@
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/simd_math.hpp"  // libmvec declarations: vectorized sin/cos/exp/log/pow in lane loops
 #include "fusedga/expr/ast.hpp"
+#include "fusedga/expr/jit_elements.hpp"  // jit_lookup: table lookups, shared with the generated code
 
 namespace fusedga::expr::interp {
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <vector>
 
 #include "fusedga/expr/ast.hpp"
 #include "expr/interp_ops.hpp"
@@ -63,6 +64,10 @@ Real uniform_value(const program& p, int i, int* idx) {
       if (!is_binary(n.fn)) return visit(unary_of(n.fn), [&](auto f) { return f(a); });
       const Real b = uniform_value<Real>(p, n.b, idx);
       return visit(binary_of(n.fn), [&](auto f) { return f(a, b); });
+    }
+    case node_kind::lookup: {
+      const std::vector<double>& t = p.tables[static_cast<std::size_t>(n.slot)].values;
+      return jit_lookup(t.data(), static_cast<int>(t.size()), uniform_value<Real>(p, n.a, idx));
     }
     case node_kind::reduce: break;
   }

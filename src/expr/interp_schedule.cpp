@@ -51,6 +51,10 @@ void analyse(const program& p, int i, facts& f) {
       if (n.slot + 1 > f.index_depth) f.index_depth = n.slot + 1;
       break;
     case node_kind::negate: child(n.a); break;
+    case node_kind::lookup:
+      if (n.slot < 0 || static_cast<std::size_t>(n.slot) >= p.tables.size()) malformed("table " + std::to_string(n.slot));
+      child(n.a);
+      break;
     case node_kind::call:
       child(n.a);
       if (is_binary(n.fn)) child(n.b);
@@ -109,6 +113,12 @@ class planner {
         return r;
       }
       case node_kind::negate: return unary(unary_op::negate, n.a);
+      case node_kind::lookup: {
+        instruction<Real> in;
+        in.code = opcode::lookup;
+        in.n = n.slot;
+        return finish(in, emit(n.a));
+      }
       case node_kind::call:
         if (is_binary(n.fn)) return binary(binary_of(n.fn), n.a, n.b);
         return unary(unary_of(n.fn), n.a);

@@ -45,6 +45,7 @@ enum class opcode : std::uint8_t {
   binary,          ///< dst = op(x, y); x or y may be uniform, not both
   power_integer,   ///< dst = x^n by repeated multiplication (interp_ops.hpp)
   broadcast,       ///< dst = x (a uniform root)
+  lookup,          ///< dst = table n at x (jit_lookup)
   reduce,          ///< dst = red over idx[depth] = lo..hi of the body [pc+1, end), whose value is x
   store_objective, ///< objective = x
   add_inequality,  ///< violation += max(0, x)
@@ -59,7 +60,7 @@ struct instruction {
   reduction red = reduction::sum;
   int dst = -1;           ///< destination buffer
   operand<Real> x, y;
-  int n = 0;              ///< power_integer: exponent; reduce: index depth
+  int n = 0;              ///< power_integer: exponent; reduce: index depth; lookup: the table
   int lo = -1, hi = -1;   ///< reduce: bound nodes (integer expressions)
   int end = 0;            ///< reduce: one past the body's last instruction
 };
@@ -77,7 +78,8 @@ struct schedule {
  * @throws std::invalid_argument if `p` is structurally unusable (no
  *   objective, a node index out of range or a cycle, a literal gene index
  *   outside the genes, an index variable deeper than the reductions,
- *   reductions nested deeper than 63): the checker never produces these.
+ *   reductions nested deeper than 63, a lookup of a table that does not
+ *   exist): the checker never produces these.
  */
 template <class Real>
 schedule<Real> make_schedule(const program& p);

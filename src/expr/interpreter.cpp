@@ -220,6 +220,12 @@ class interpreter final : public evaluator<Real> {
         case opcode::binary:
         case opcode::power_integer: break;  // kernels above
         case opcode::broadcast: std::fill(d, d + lanes, scalar(in.x, c)); break;
+        case opcode::lookup: {
+          const std::vector<double>& t = p_.tables[static_cast<std::size_t>(in.n)].values;
+          const Real* FUSEDGA_RESTRICT x = lane_values(in.x, c, -1);
+          for (int l = 0; l < lanes; ++l) d[l] = jit_lookup(t.data(), static_cast<int>(t.size()), x[l]);
+          break;
+        }
         case opcode::reduce: {
           const int lo = interp::integer_value(p_, in.lo, c.idx), hi = interp::integer_value(p_, in.hi, c.idx);
           std::fill(d, d + lanes, identity<Real>(in.red));

@@ -23,7 +23,7 @@ class tape_interpreter final : public jacobian_evaluator<Real> {
       const tape_entry& t = tape_.entries[static_cast<std::size_t>(i)];
       const auto at = [&](int k) { return k >= 0 ? v[static_cast<std::size_t>(k)] : Real(0); };
       v[static_cast<std::size_t>(i)] =
-          t.op == tape_op::gene ? x[t.a] : detail::apply_tape<Real>(t, at(t.a), at(t.b), at(t.c), at(t.e));
+          t.op == tape_op::gene ? x[t.a] : detail::apply_tape<Real>(t, at(t.a), at(t.b), at(t.c), at(t.e), tape_.tables);
     }
     const int m = tape_.constraint_count();
     for (int k = 0; k < m; ++k) c[k] = v[static_cast<std::size_t>(tape_.constraint[static_cast<std::size_t>(k)])];

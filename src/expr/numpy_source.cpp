@@ -67,6 +67,7 @@ class numpy_printer {
       case node_kind::reduce:
         return fmt::format("{}(lambda i{}: {}, int({}), int({}))", reduction_helper(n.red), n.slot, (*this)(n.c),
                            (*this)(n.a), (*this)(n.b));
+      case node_kind::lookup: return fmt::format("_lookup(_TABLE{}, {})", n.slot, (*this)(n.a));
     }
     return "?";
   }
@@ -96,7 +97,16 @@ std::string generate_numpy_source(const program& p) {
   out += fmt::format("DIMENSION = {}\nN_INEQUALITY = {}\nN_EQUALITY = {}\n", p.dimension(), p.inequality_count(),
                      p.equality_count());
   out += fmt::format("LOWER = {}\nUPPER = {}\n", list_of(lower), list_of(upper));
-  out += fmt::format("SENSE = \"{}\"\n\n", p.sense == Sense::minimize ? "minimize" : "maximize");
+  out += fmt::format("SENSE = \"{}\"\n", p.sense == Sense::minimize ? "minimize" : "maximize");
+  for (std::size_t q = 0; q < p.tables.size(); ++q)
+    out += fmt::format("_TABLE{} = np.array({}, dtype=np.float64)\n", q, list_of(p.tables[q].values));
+  out += "\n";
+  // T[e]: entry floor(e + 0.5), NaN outside the table; a NaN e fails both comparisons. Out-of-range and NaN
+  // positions are clipped to entry 0 before indexing, then replaced by NaN.
+  if (!p.tables.empty())
+    out += "def _lookup(table, e):\n    k = np.floor(np.asarray(e, dtype=np.float64) + 0.5)\n"
+         "    valid = (k >= 0) & (k < len(table))\n"
+         "    return np.where(valid, table[np.where(valid, k, 0).astype(np.int64)], np.nan)\n\n";
   out += "def _sum(body, lo, hi):\n    acc = 0.0\n    for i in range(lo, hi + 1):\n        acc = acc + body(i)\n"
          "    return acc\n\n";
   out += "def _prod(body, lo, hi):\n    acc = 1.0\n    for i in range(lo, hi + 1):\n        acc = acc * body(i)\n"

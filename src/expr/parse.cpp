@@ -10,7 +10,7 @@
 ///   product    := unary (('*' | '/') unary)*
 ///   unary      := ('-' | '+') unary | power
 ///   power      := primary (('^' | '**') unary)?       right associative; -x^2 = -(x^2); 2^-1 allowed
-///   primary    := number | '(' sum ')' | name | name '[' sum ']'
+///   primary    := number | '(' sum ')' | name | name '[' sum ']'      variables, table constants
 ///               | name '(' [sum (',' sum)*] ')'       functions, pow
 ///               | red '(' name '=' sum ':' sum ',' sum ')'   red = sum | prod | min | max
 
@@ -265,7 +265,7 @@ class parser {
   }
 
   /// A name: a call or reduction, an index variable, a variable (indexed or
-  /// not), a constant, pi or e.
+  /// not), a constant, a table lookup, pi or e.
   int name() {
     const token& t = next();
     const std::string_view id = t.text;
@@ -304,6 +304,7 @@ class parser {
       fail(from_, t.where,
            "unknown name " + quoted(id) + (non_finite ? " (only finite numbers are allowed)" : did_you_mean(id, candidates)));
     }
+    if (s->table >= 0) return lookup(t, s->table);
     if (!s->is_variable) {
       not_indexable("a constant");
       return number(s->value, id, t.where);
@@ -337,10 +338,7 @@ class parser {
       return add(std::move(n));
     }
     if (!v.vector) fail(from_, peek().where, fmt::format("'{}' is a scalar variable and cannot be indexed", v.name));
-    const token& open = next();
-    if (peek().kind == token_kind::rbracket) fail(from_, peek().where, "unexpected ']'; expected an index");
-    const int index = sum();
-    expect(token_kind::rbracket, fmt::format("']' to close the '[' at {}:{}", open.where.line, open.where.column));
+    const int index = subscript();
     const std::optional<int_range>& r = b_.range(index);
     if (!r) {
       const auto [at, why] = why_not_integer(b_.p, b_.ranges, index);
@@ -358,6 +356,29 @@ class parser {
     return add(std::move(n));
   }
 
+  /// `[index]` after a variable or table name ('[' is next): the index expression.
+  int subscript() {
+    const token& open = next();
+    if (peek().kind == token_kind::rbracket) fail(from_, peek().where, "unexpected ']'; expected an index");
+    const int index = sum();
+    expect(token_kind::rbracket, fmt::format("']' to close the '[' at {}:{}", open.where.line, open.where.column));
+    return index;
+  }
+
+  /// `T[e]` for table constant `table`: any expression indexes it (rounded when evaluated, NaN outside the
+  /// table), so unlike a vector's index nothing is checked here.
+  int lookup(const token& t, int table) {
+    const std::string& name = b_.p.tables[static_cast<std::size_t>(table)].name;
+    if (peek().kind != token_kind::lbracket) fail(from_, t.where, fmt::format("table constant '{}' must be indexed: {}[k]", name, name));
+    node n;
+    n.kind = node_kind::lookup;
+    n.slot = table;
+    n.name = name;
+    n.where = t.where;
+    n.a = subscript();
+    return add(std::move(n));
+  }
+
   /// `fn(args)` or `red(i=a:b, body)`; the name token is consumed, '(' is next.
   int call(const token& t) {
     const std::string_view id = t.text;
@@ -368,6 +389,8 @@ class parser {
       if (red) fail(from_, peek(1).where, fmt::format("unexpected {}; expected an index as in {}(i=0:4, x[i])", describe(peek(1)), id));
       const symbol* s = b_.symbols.find(id);
       const bool index = std::any_of(scopes_.begin(), scopes_.end(), [&](const index_scope& scope) { return scope.name == id; });
+      if (s && s->table >= 0)
+        fail(from_, t.where, fmt::format("'{}' is a table constant, not a function (write {}[k] for its entry k)", id, id));
       if (s || index || id == "pi" || id == "e") {
         const char* what = index ? "an index variable" : !s ? "a built-in constant" : s->is_variable ? "a variable" : "a constant";
         fail(from_, t.where, fmt::format("'{}' is {}, not a function (write {}*(...) for a product)", id, what, id));

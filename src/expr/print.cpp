@@ -3,6 +3,7 @@
 /// parentheses) and describe (the whole problem, as `ga-run --explain` shows it).
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -81,6 +82,12 @@ class printer {
           out_ += ']';
         }
         return;
+      case node_kind::lookup:
+        out_ += n.name.empty() ? p_.tables.at(static_cast<std::size_t>(n.slot)).name : n.name;
+        out_ += '[';
+        print(n.a);
+        out_ += ']';
+        return;
       case node_kind::index_var: out_ += n.name.empty() ? fmt::format("i{}", n.slot) : n.name; return;
       case node_kind::negate:
         out_ += '-';
@@ -155,6 +162,17 @@ std::string describe(const program& p, double equality_tolerance) {
   std::string out = fmt::format("variables ({} gene{}): ", p.dimension(), p.dimension() == 1 ? "" : "s");
   for (std::size_t k = 0; k < p.variables.size(); ++k) out += (k ? "; " : "") + describe(p.variables[k]);
   out += '\n';
+  if (!p.tables.empty()) {
+    constexpr std::size_t shown = 6;
+    out += "tables: ";
+    for (std::size_t k = 0; k < p.tables.size(); ++k) {
+      const std::vector<double>& v = p.tables[k].values;
+      const std::vector<double> head(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(std::min(v.size(), shown)));
+      out += fmt::format("{}{} = [{}{}] ({} entr{})", k ? "; " : "", p.tables[k].name, fmt::join(head, ", "),
+                         v.size() > shown ? ", ..." : "", v.size(), v.size() == 1 ? "y" : "ies");
+    }
+    out += '\n';
+  }
   out += fmt::format("objective ({}): {}\n", fusedga::to_string(p.sense), p.objective >= 0 ? to_string(p, p.objective) : "none");
 
   std::vector<std::string> formulas;

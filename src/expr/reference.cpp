@@ -37,6 +37,11 @@ struct reference {
       case node_kind::power: return std::pow((*this)(n.a), (*this)(n.b));
       case node_kind::call: return call(n);
       case node_kind::reduce: return reduce(n);
+      case node_kind::lookup: {  // round half up; NaN outside the table (and for a NaN index: both tests fail)
+        const std::vector<double>& t = p.tables[static_cast<std::size_t>(n.slot)].values;
+        const double k = std::floor((*this)(n.a) + 0.5);
+        return k >= 0 && k < static_cast<double>(t.size()) ? t[static_cast<std::size_t>(k)] : not_a_number;
+      }
     }
     return not_a_number;
   }

@@ -5,8 +5,10 @@
 // interpreter and the CPU JIT agree bitwise). Private to src/expr/.
 
 #include <cmath>
+#include <vector>
 
 #include "fusedga/expr/derivative.hpp"
+#include "fusedga/expr/jit_elements.hpp"
 
 namespace fusedga::expr::detail {
 
@@ -24,9 +26,9 @@ R tape_sign(R a) {
   return a > R(0) ? R(1) : (a < R(0) ? R(-1) : a * R(0));
 }
 
-/// The value of entry `t` given its operands' values (unused operands ignored).
+/// The value of entry `t` given its operands' values (unused operands ignored) and the tape's tables.
 template <class R>
-R apply_tape(const tape_entry& t, R a, R b, R c, R e) {
+R apply_tape(const tape_entry& t, R a, R b, R c, R e, const std::vector<std::vector<double>>& tables) {
   switch (t.op) {
     case tape_op::constant: return static_cast<R>(t.value);
     case tape_op::gene: return a;
@@ -56,6 +58,10 @@ R apply_tape(const tape_entry& t, R a, R b, R c, R e) {
     case tape_op::atan2: return std::atan2(a, b);
     case tape_op::select_min: return (a < b || a != a) ? c : e;
     case tape_op::select_max: return (a > b || a != a) ? c : e;
+    case tape_op::lookup: {
+      const std::vector<double>& table = tables[static_cast<std::size_t>(t.value)];
+      return jit_lookup(table.data(), static_cast<int>(table.size()), a);
+    }
   }
   return R(0);
 }

@@ -3,10 +3,12 @@
 // located errors from the YAML layer and from the expression parser.
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
 #include "fusedga/expr/ast.hpp"
+#include "fusedga/expr/interpreter.hpp"
 
 using namespace fusedga;
 
@@ -74,6 +76,43 @@ TEST_CASE("expression problem: vectors, constants, name and engine", "[config][e
   CHECK(p.variables[1].first_gene == 3);
   CHECK(p.variables[1].lower == std::vector<double>(4, -5.0));
   CHECK(p.gene_names()[4] == "v[1]");
+}
+
+TEST_CASE("expression problem: table constants", "[config][expression][table]") {
+  const run_config cfg = parse_config(R"(problem:
+  constants: {P: [3.175, 5.715, 8.255, 12.7], g: 9.81}
+  variables: {x: {size: 2, bounds: [[0.51, 4.49], [1, 2]]}}
+  objective: "P[x[0] - 1] * x[1] * g"
+)",
+                                      "run.yaml");
+  const expr::program& p = *cfg.problem.expression;
+  REQUIRE(p.tables.size() == 1);
+  CHECK(p.tables[0].name == "P");
+  CHECK(p.tables[0].values == std::vector<double>{3.175, 5.715, 8.255, 12.7});
+  CHECK(p.tables[0].where.line == 2);
+  const std::vector<double> x = {2.6, 1.5};  // P[1.6] = P[2]
+  CHECK(expr::reference_objective(p, x.data()) == 8.255 * 1.5 * 9.81);
+  // --set replaces a table like any value
+  const run_config set = parse_config("problem:\n  constants: {P: [1]}\n  variables: {x: [0, 1]}\n  objective: P[x]\n",
+                                      "run.yaml", {"problem.constants.P=[2, 4]"});
+  CHECK(set.problem.expression->tables[0].values == std::vector<double>{2, 4});
+}
+
+TEST_CASE("expression problem: table constant errors are located at the table or its entry", "[config][expression][table][errors]") {
+  const auto with = [](const std::string& constants) {
+    return error_of("problem:\n  variables: {x: [0, 1]}\n  constants: " + constants + "\n  objective: x\n");
+  };
+  CHECK(with("{P: [1, abc, 3]}") == "run.yaml:3:22: problem.constants.P[1]: expected a finite number (table entry 1), got abc");
+  CHECK(with("{P: [1, 2, .inf]}") == "run.yaml:3:25: problem.constants.P[2]: expected a finite number (table entry 2), got .inf");
+  CHECK(with("{P: [1, [2]]}") == "run.yaml:3:22: problem.constants.P[1]: expected a finite number (table entry 1), got a list");
+  CHECK(with("{P: []}") == "run.yaml:3:18: problem.constants.P: table constant 'P' is empty; expected a list of at least one number");
+  CHECK(with("{P: {a: 1}}") ==
+        "run.yaml:3:18: problem.constants.P: expected a finite number or a list of finite numbers (a table), got a map");
+  std::string long_list = "{P: [0";
+  for (int k = 0; k < 65536; ++k) long_list += ", 1";
+  CHECK(with(long_list + "]}") == "run.yaml:3:18: problem.constants.P: table constant 'P' has 65537 entries; at most 65536 are allowed");
+  CHECK(error_of("problem:\n  variables: {x: [0, 1]}\n  constants: {P: [1, 2]}\n  objective: x + P\n") ==
+        "run.yaml:4:18: problem.objective: table constant 'P' must be indexed: P[k]");
 }
 
 TEST_CASE("expression problem: YAML-level errors are located", "[config][expression][errors]") {

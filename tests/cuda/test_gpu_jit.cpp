@@ -124,6 +124,14 @@ TEST_CASE("gpu jit: every expression config compiles with NVRTC and links into t
   check_kernels(expr::device_jit_image<float>(f, 90, {cache, {}}), f);
 }
 
+TEST_CASE("gpu jit: table lookups compile with NVRTC in float and double and link (no GPU needed)", "[cuda][jit][table]") {
+  const expr_test::temp_cache temp;
+  const expr::program p = expr_test::table_program();
+  for (const std::vector<char>& image : {expr::device_jit_image<double>(p, 90, {temp.dir(), {}}),
+                                         expr::device_jit_image<float>(p, 90, {temp.dir(), {}})})
+    CHECK(contains(image, detail::expr_kernel_name("evaluate", Sense::minimize)));
+}
+
 TEST_CASE("gpu jit: the device problem has constraints, so the prebuilt kernels evaluate them (no GPU needed)",
           "[cuda][jit]") {
   // The engine calls inequalities() / equalities() only for problems with the count members; the prebuilt
@@ -228,6 +236,32 @@ TEST_CASE("gpu jit: on the GPU every expression config's objective and violation
       check(cuda_test::evaluate_on_gpu(detail::expr_device_problem<double, Sense::minimize>{&p, &module}, o,
                                        ref.rows));
   }
+}
+
+TEST_CASE("gpu jit: on the GPU table lookups equal the interpreter's, NaN outside the table included",
+          "[cuda][jit][gpu][table]") {
+  FUSEDGA_REQUIRE_GPU();
+  const cuda_device_status gpu = probe_cuda_device(0);
+  const expr::program p = expr_test::table_program();
+  const int d = p.dimension();
+  std::vector<double> rows = expr_test::table_rows(2000);
+  for (double& v : rows)
+    if (!(v >= -1 && v <= 4)) v = 3.5;  // genes inside the bounds (3.5 still indexes past P's end)
+  const int points = static_cast<int>(rows.size()) / d;
+  const expr_test::outputs<double> ref = expr_test::run_rows(*expr::make_interpreter<double>(p), rows, d, 1e-4);
+  ga_options o;
+  o.population = points;
+  o.elitism = 1;
+  o.constraints.equality_tolerance = 1e-4;
+  const detail::cuda_expr_module module(expr::device_jit_image<double>(p, gpu.compute_major * 10 + gpu.compute_minor), p);
+  const auto g = cuda_test::evaluate_on_gpu(detail::expr_device_problem<double, Sense::minimize>{&p, &module}, o, rows);
+  int mismatches = 0;
+  for (std::size_t l = 0; l < static_cast<std::size_t>(points); ++l)
+    if (!expr_test::close(g.objective[l], ref.objective[l], 1e-12) || !expr_test::close(g.violation[l], ref.violation[l], 1e-12))
+      if (++mismatches <= 3)
+        UNSCOPED_INFO("point " << l << ": objective " << g.objective[l] << " vs " << ref.objective[l] << ", violation "
+                               << g.violation[l] << " vs " << ref.violation[l]);
+  CHECK(mismatches == 0);
 }
 
 TEST_CASE("gpu jit: float kernels agree with the float interpreter to float rounding", "[cuda][jit][gpu]") {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -121,6 +122,20 @@ struct builder {
     p.max_reduction_depth = std::max(p.max_reduction_depth, depth + 1);
     return push(n);
   }
+  /// A new table constant; returns its index.
+  int table(const std::string& name, std::vector<double> values) {
+    p.tables.push_back({name, std::move(values), {}});
+    return static_cast<int>(p.tables.size()) - 1;
+  }
+  /// table[index] for any expression `index`.
+  ex lookup(int table, ex index) {
+    node n;
+    n.kind = node_kind::lookup;
+    n.slot = table;
+    n.a = index.i;
+    n.name = p.tables[static_cast<std::size_t>(table)].name;
+    return push(n);
+  }
   void objective(ex e) { p.objective = e.i; }
   void constrain(constraint_kind k, ex root) {
     constraint c;
@@ -228,18 +243,26 @@ inline double violation_of(const program& p, const double* x, double eps) {
 // --- random expression trees ---
 
 
-/// Random expressions over scalars a, b and a vector v[0..7], in domain by
-/// construction (log of atan(s)² + 0.5, asin of 0.9·sin s, ...) and well
+/// The table constant of random trees: T, 5 entries.
+inline const std::vector<double> random_tree_table = {0.75, -1.5, 2.25, 0.125, -3};
+
+/// Random expressions over scalars a, b, a vector v[0..7] and the table T
+/// (random_tree_table), in domain by construction (log of atan(s)² + 0.5, asin of 0.9·sin s, ...) and well
 /// conditioned (trigonometric arguments are angles 2·atan(s), so a large s
 /// never meets sin), with reductions nested up to two deep whose index
-/// variables stay in 0..4 (so v[i + 3] is in range).
+/// variables stay in 0..4 (so v[i + 3] is in range). Lookups T[2 + 2.4·sin(angle)]
+/// stay inside the table, rounding where the index crosses a half; T[i] and
+/// T[literal] are the lookups that read no gene.
 struct random_tree {
   builder b;
   std::mt19937_64 rng;
   ex a, c;
   vec v;
 
-  explicit random_tree(unsigned seed) : rng(seed), a(b.scalar("a")), c(b.scalar("b")), v(vector_variable(b, "v", 8)) {}
+  int t;
+
+  explicit random_tree(unsigned seed)
+      : rng(seed), a(b.scalar("a")), c(b.scalar("b")), v(vector_variable(b, "v", 8)), t(b.table("T", random_tree_table)) {}
 
   int pick(int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); }
   ex angle(ex s) { return 2 * fn(function::atan, s); }
@@ -276,7 +299,7 @@ struct random_tree {
       case 7: return depth > 0 ? pw(positive(gen(n, depth)), b.index(pick(depth))) : gen(n, depth);
       case 8: {
         const ex s = gen(n, depth);
-        switch (pick(13)) {
+        switch (pick(15)) {
           case 0: return fn(function::sin, angle(s));
           case 1: return fn(function::cos, angle(s));
           case 2: return fn(function::atan, s);
@@ -289,6 +312,8 @@ struct random_tree {
           case 9: return fn(function::log10, positive(s));
           case 10: return fn(function::sqrt, positive(s));
           case 11: return fn(function::floor, s);
+          case 13: return b.lookup(t, 2 + 2.4 * fn(function::sin, angle(s)));
+          case 14: return b.lookup(t, depth > 0 ? b.index(pick(depth)) : b.num(pick(5)));
           default: return fn(function::ceil, s);
         }
       }
@@ -320,17 +345,64 @@ inline variable_decl declared(const std::string& name, int size, double lower, d
   return d;
 }
 
+/// A declared table constant.
+inline constant_decl declared_table(const std::string& name, std::vector<double> values) {
+  return {name, 0, "problem.constants." + name, {}, std::move(values)};
+}
+
 /// The program the parser makes of these declarations, objective and constraints.
 inline program parsed(const std::vector<variable_decl>& variables, const std::string& objective,
-                      const std::vector<std::string>& constraints = {}, fusedga::Sense sense = fusedga::Sense::minimize) {
+                      const std::vector<std::string>& constraints = {}, fusedga::Sense sense = fusedga::Sense::minimize,
+                      const std::vector<constant_decl>& constants = {}) {
   problem_source s;
   s.file = "test.yaml";
   s.sense = sense;
   s.variables = variables;
+  s.constants = constants;
   s.objective = {objective, "problem.objective", {1, 1}};
   for (std::size_t k = 0; k < constraints.size(); ++k)
     s.constraints.push_back({constraints[k], "problem.constraints[" + std::to_string(k) + "]", {2, 1}});
   return parse_program(s);
+}
+
+// --- table lookups ---
+
+/// The table P of the lookup tests.
+inline const std::vector<double> wire_table = {3.175, 5.715, 8.255, 12.7};
+
+struct lookup_case {
+  double index;
+  double expected;  ///< P[index]: entry floor(index + 0.5), NaN outside 0..3
+};
+
+/// Indices at the halves, the boundaries, outside, NaN and infinite, with P at each.
+inline std::vector<lookup_case> lookup_cases() {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  return {{0, 3.175},      {0.49, 3.175},     {0.5, 5.715},  {-0.5, 3.175}, {-0.51, nan},     {1.4999999, 5.715},
+          {1.5, 8.255},    {2.5, 12.7},       {3, 12.7},     {3.4999, 12.7}, {3.5, nan},      {4, nan},
+          {-1, nan},       {2.0000001, 8.255}, {nan, nan},   {inf, nan},    {-inf, nan},      {1e300, nan},
+          {-2147483649.0, nan}, {2147483648.0, nan}};
+}
+
+/// A problem with lookups of P (wire_table) and Q = [-1, 2]: of genes (P[x], P[v[i] + i]), of an index
+/// variable inside a reduction (Q[i/2]: Q[0], Q[0.5] = Q[1], Q[1]), a literal (P[2]) and in both constraint kinds.
+inline program table_program() {
+  return parsed({declared("x", 1, -1, 4), declared("y", 1, -1, 4), declared("v", 3, -1, 4)},
+                "P[x] + sum(i=0:2, P[v[i] + i] * Q[i/2]) - P[2]", {"P[y] * y <= 20", "Q[x - y] == 2"},
+                fusedga::Sense::minimize, {declared_table("P", wire_table), declared_table("Q", {-1, 2})});
+}
+
+/// Rows of table_program: every lookup_cases() index in every gene (shifted between genes), then `random_count`
+/// random rows in [-1, 4].
+inline std::vector<double> table_rows(int random_count) {
+  const std::vector<lookup_case> cases = lookup_cases();
+  const std::size_t n = cases.size();
+  std::vector<double> rows;
+  for (std::size_t k = 0; k < n; ++k)
+    for (const std::size_t shift : {0, 5, 3, 7, 11}) rows.push_back(cases[(k + shift) % n].index);
+  const std::vector<double> random = random_rows<double>(random_count, 5, -1, 4, 77);
+  rows.insert(rows.end(), random.begin(), random.end());
+  return rows;
 }
 
 }  // namespace expr_test

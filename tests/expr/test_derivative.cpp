@@ -27,10 +27,14 @@ using namespace fusedga::expr;
 
 namespace {
 
-/// A program with scalars x, y, z in [lo, hi], a vector v of 6 genes, and the given constraints.
+/// The table constant T of the lookup tests.
+constant_decl table_t() { return {"T", 0, "problem.constants.T", {}, std::vector<double>{0.5, 1.5, 2.5, 4}}; }
+
+/// A program with scalars x, y, z in [lo, hi], a vector v of 6 genes, the table T, and the given constraints.
 program make_program(const std::vector<std::string>& constraints, double lo = 0.2, double hi = 0.8) {
   problem_source src;
   src.file = "test";
+  src.constants = {table_t()};
   for (const char* name : {"x", "y", "z"}) {
     variable_decl v;
     v.name = name;
@@ -156,6 +160,39 @@ TEST_CASE("derivative: documented subgradients at kinks", "[derivative]") {
   CHECK(J[static_cast<std::size_t>(3 * d) + 1] == 0);
 }
 
+TEST_CASE("derivative: table lookups have derivative 0, the rest of the constraint its own", "[derivative][table]") {
+  const program p = make_program({"T[x] * y + x * y <= 3", "T[4*x] + z^2 == 1", "T[2] * v[0] <= 1", "T[v[1]] <= 9"}, -2, 2);
+  const jacobian_tape t = build_jacobian(p);
+  const int d = p.dimension(), m = t.constraint_count();
+  // rows: g1 = T[x]·y + x·y − 3, g2 = T[2]·v0 − 1 (the literal lookup folded to 2.5), g3 = T[v1] − 9, h1 = T[4x] + z² − 1
+  const auto J = [&](int k, int j) { return t.jacobian[static_cast<std::size_t>(k * d + j)]; };
+  CHECK(J(2, 4) == -1);  // ∂g3/∂v1: the lookup's derivative is structurally zero
+  CHECK(J(3, 0) == -1);  // ∂h1/∂x likewise
+  std::vector<double> x = {0.6, -0.5, 0.25, 0.1, 1.7, 0.3, 0.4, 0.5, 0.6};
+  std::vector<double> c(static_cast<std::size_t>(m)), g(static_cast<std::size_t>(m * d));
+  make_jacobian_interpreter<double>(t)->evaluate(x.data(), c.data(), g.data());
+  CHECK(c[0] == Approx(1.5 * -0.5 + 0.6 * -0.5 - 3));  // T[0.6] = T[1] = 1.5
+  CHECK(g[0] == -0.5);                                  // ∂g1/∂x = y: T[x] contributes 0
+  CHECK(g[1] == Approx(1.5 + 0.6));                     // ∂g1/∂y = T[x] + x
+  CHECK(c[1] == 2.5 * 0.1 - 1);
+  CHECK(g[static_cast<std::size_t>(d) + 3] == 2.5);     // ∂g2/∂v0 = T[2]
+  CHECK(c[2] == 2.5 - 9);                               // T[1.7] = T[2]
+  CHECK(g[static_cast<std::size_t>(2 * d) + 4] == 0);
+  CHECK(c[3] == Approx(2.5 + 0.0625 - 1));              // T[2.4] = T[2]
+  CHECK(g[static_cast<std::size_t>(3 * d) + 0] == 0);
+  CHECK(g[static_cast<std::size_t>(3 * d) + 2] == 0.5);  // ∂h1/∂z = 2z
+  // Outside the table the value is NaN, the derivative of the lookup still 0.
+  x[4] = 3.6;
+  make_jacobian_interpreter<double>(t)->evaluate(x.data(), c.data(), g.data());
+  CHECK(std::isnan(c[2]));
+  CHECK(g[static_cast<std::size_t>(2 * d) + 4] == 0);
+  // The tape's values are the reference evaluator's.
+  for (int k = 0; k < m; ++k) {
+    const double r = row_value(p, t, k, x), v = c[static_cast<std::size_t>(k)];
+    CHECK((std::isnan(r) ? std::isnan(v) : r == Approx(v).epsilon(1e-15)));
+  }
+}
+
 TEST_CASE("derivative: the CPU JIT and the device source equal the tape interpreter bitwise", "[derivative][jit]") {
   std::string why;
   const std::string compiler = find_compiler({}, &why);
@@ -164,7 +201,8 @@ TEST_CASE("derivative: the CPU JIT and the device source equal the tape interpre
     return;
   }
   const program p = make_program({"sin(x) * exp(y) + v[2]^3 / z <= 0", "min(x, y) + abs(z - 0.5) == 0.2",
-                                  "prod(i=0:5, v[i] + 1) + atan2(x, y) + pow(z, x) <= 4"});
+                                  "prod(i=0:5, v[i] + 1) + atan2(x, y) + pow(z, x) <= 4",
+                                  "T[4*x] * v[1] + T[5*v[3] - 1] / y <= 2"});
   const jacobian_tape t = build_jacobian(p);
   const int d = p.dimension(), m = t.constraint_count();
   expr_test::temp_cache cache;

@@ -7,19 +7,26 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <fusedga/expr/interpreter.hpp>
+#include <fusedga/expr/numpy_source.hpp>
 #include <fusedga/expr/parse.hpp>
 
 #include "expr/program_builder.hpp"
+#include "expr/temp_cache.hpp"
 
 using namespace fusedga::expr;
 using namespace expr_test;
@@ -411,13 +418,14 @@ TEST_CASE("concurrent evaluate calls on one interpreter give identical results",
 
 
 TEST_CASE("random expression trees: interpreter (double, float) agrees with the reference", "[interpreter]") {
-  int float_outliers = 0;
+  int float_outliers = 0, with_lookups = 0;
   for (unsigned seed = 1; seed <= 150; ++seed) {
     random_tree t(seed);
     t.b.objective(t.gen(5, 0));
     t.b.inequality(t.gen(4, 0));
     t.b.equality(t.gen(3, 0));
     const program& p = t.b.p;
+    with_lookups += std::any_of(p.nodes.begin(), p.nodes.end(), [](const node& n) { return n.kind == node_kind::lookup; });
     const int d = p.dimension();
     const int count = 70;
     const std::vector<double> rows = random_rows<double>(count, d, -2, 2, 1000 + seed);
@@ -443,6 +451,7 @@ TEST_CASE("random expression trees: interpreter (double, float) agrees with the 
   }
   INFO("float outliers: " << float_outliers << " of " << 150 * 70);
   CHECK(float_outliers <= 10);
+  CHECK(with_lookups >= 10);  // the trees do exercise table lookups
 }
 
 // --- programs from the parser ---
@@ -510,7 +519,8 @@ TEST_CASE("random trees printed and parsed back evaluate to the same bits", "[in
     const std::string objective = to_string(built, built.objective);
     const program p = parsed(vars, objective,
                              {to_string(built, built.constraints[0].root) + " <= 0",
-                              to_string(built, built.constraints[1].root) + " == 0"});
+                              to_string(built, built.constraints[1].root) + " == 0"},
+                             fusedga::Sense::minimize, {declared_table("T", random_tree_table)});
     INFO("seed " << seed << ": " << objective);
     const std::vector<double> rows = random_rows<double>(65, 10, -2, 2, 500 + seed);
     const auto e1 = make_interpreter<double>(built);
@@ -520,5 +530,98 @@ TEST_CASE("random trees printed and parsed back evaluate to the same bits", "[in
       CHECK(same(o1.objective[l], o2.objective[l]));
       CHECK(same(o1.violation[l], o2.violation[l]));
     }
+  }
+}
+
+// --- table constants ---
+
+TEST_CASE("table lookups: entry floor(e + 0.5), NaN outside the table or for NaN, as the reference", "[interpreter][table]") {
+  const program p = parsed({declared("x", 1, -1, 4)}, "P[x]", {}, fusedga::Sense::minimize, {declared_table("P", wire_table)});
+  std::vector<double> rows;
+  for (const lookup_case& c : lookup_cases()) rows.push_back(c.index);
+  const outputs<double> od = run_rows(*make_interpreter<double>(p), rows, 1);
+  const outputs<float> of = run_rows(*make_interpreter<float>(p), std::vector<float>(rows.begin(), rows.end()), 1);
+  for (std::size_t l = 0; l < rows.size(); ++l) {
+    const lookup_case c = lookup_cases()[l];
+    INFO("P[" << c.index << "]");
+    CHECK(same(od.objective[l], c.expected));
+    CHECK(same(reference_objective(p, &rows[l]), c.expected));
+    if (c.index != 1.4999999 && c.index != 2.0000001)  // in float these indices are other numbers
+      CHECK(same(of.objective[l], static_cast<float>(c.expected)));
+  }
+}
+
+TEST_CASE("table lookups of genes, of index variables and of literals, in objective and constraints, equal the reference",
+          "[interpreter][table]") {
+  const program p = table_program();
+  const int d = p.dimension();
+  const std::vector<double> rows = table_rows(100);
+  const int count = static_cast<int>(rows.size()) / d;
+  const outputs<double> o = run_rows(*make_interpreter<double>(p), rows, d, 0.25);
+  const outputs<double> s = run_soa(*make_interpreter<double>(p), rows, d, 0.25);
+  int nan_objectives = 0, nan_violations = 0;
+  for (int l = 0; l < count; ++l) {
+    const auto u = static_cast<std::size_t>(l);
+    const double* x = &rows[u * static_cast<std::size_t>(d)];
+    INFO("individual " << l << ": x " << x[0] << ", y " << x[1] << ", v " << x[2] << " " << x[3] << " " << x[4]);
+    CHECK(same(o.objective[u], reference_objective(p, x)));
+    CHECK(same(o.violation[u], violation_of(p, x, 0.25)));
+    CHECK(same(s.objective[u], o.objective[u]));
+    CHECK(same(s.violation[u], o.violation[u]));
+    nan_objectives += std::isnan(o.objective[u]);
+    nan_violations += std::isnan(o.violation[u]);
+  }
+  CHECK(nan_objectives > 0);  // out-of-range indices do reach the results
+  CHECK(nan_objectives < count);
+  CHECK(nan_violations > 0);
+  // One row by hand: x = 1.5, y = 0.5, v = (0.4, -0.6, 1.2): P[1.5] + P[0.4]*Q[0] + P[0.4]*Q[0.5] + P[3.2]*Q[1] - P[2]
+  // = 8.255 - 3.175 + 2*3.175 + 2*12.7 - 8.255; g1 = P[0.5]*0.5 - 20 < 0; h = Q[1] - 2 = 0.
+  const std::vector<double> row = {1.5, 0.5, 0.4, -0.6, 1.2};
+  const outputs<double> one = run_rows(*make_interpreter<double>(p), row, d, 0.25);
+  CHECK(one.objective[0] == Approx(8.255 - 3.175 + 2 * 3.175 + 2 * 12.7 - 8.255).epsilon(1e-15));
+  CHECK(one.violation[0] == 0);
+}
+
+TEST_CASE("table lookups: the NumPy export equals the reference evaluator", "[interpreter][table][numpy]") {
+  if (std::system("python3 -c 'import numpy' >/dev/null 2>&1") != 0) {
+    WARN("skipped: python3 with numpy not found");
+    return;
+  }
+  const program p = table_program();
+  const int d = p.dimension();
+  const std::vector<double> rows = table_rows(20);
+  const int count = static_cast<int>(rows.size()) / d;
+  const temp_cache dir;
+  std::filesystem::create_directories(dir.path);
+  const std::filesystem::path module = dir.path / "problem.py", script = dir.path / "run.py";
+  std::ofstream(module) << generate_numpy_source(p);
+  // The rows as float.hex text, so the module sees exactly these doubles; results printed the same way.
+  std::ostringstream s;
+  s << "import importlib.util\nspec = importlib.util.spec_from_file_location('m', '" << module.string() << "')\n"
+    << "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\nrows = [";
+  for (int l = 0; l < count; ++l) {
+    s << "[";
+    for (int j = 0; j < d; ++j) s << "float.fromhex('" << std::hexfloat << rows[static_cast<std::size_t>(l * d + j)] << "'),";
+    s << "],";
+  }
+  s << "]\nf, G, H = m.evaluate(rows)\nfor i in range(len(rows)):\n"
+    << "    print(float(f[i]).hex(), float(G[i, 0]).hex(), float(H[i, 0]).hex())\n";
+  std::ofstream(script) << s.str();
+  FILE* pipe = ::popen(("python3 " + script.string() + " 2>&1").c_str(), "r");
+  REQUIRE(pipe);
+  std::string out;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  ::pclose(pipe);
+  INFO(out);
+  std::istringstream values(out);
+  for (int l = 0; l < count; ++l) {
+    const double* x = &rows[static_cast<std::size_t>(l * d)];
+    std::string f, g, h;
+    REQUIRE(values >> f >> g >> h);
+    INFO("individual " << l);
+    CHECK(same(std::strtod(f.c_str(), nullptr), reference_objective(p, x)));
+    CHECK(same(std::strtod(g.c_str(), nullptr), reference_constraint(p, 0, x)));
+    CHECK(same(std::strtod(h.c_str(), nullptr), reference_constraint(p, 1, x)));
   }
 }

@@ -227,3 +227,62 @@ TEST_CASE("random expression trees: the JIT agrees with the reference and the in
     }
   }
 }
+
+TEST_CASE("JIT table lookups: each table once in the source, results equal to the interpreter's", "[jit][table]") {
+  const program p = table_program();
+  const std::string source = generate_source(p, "double");
+  CHECK(source.find("constexpr R fusedga_table_0[] = {") != std::string::npos);
+  CHECK(source.find("constexpr R fusedga_table_1[] = {") != std::string::npos);
+  CHECK(source.find("R(3.1749999999999998),") != std::string::npos);  // %.17g
+  CHECK(source.find("fusedga_table_0[]") == source.rfind("fusedga_table_0[]"));  // defined once for every use
+  CHECK(source.find("jit_lookup<R>(fusedga_table_0, 4, ") != std::string::npos);
+  const std::string device = generate_device_source(p, "float");
+  CHECK(device.find("__device__ const R fusedga_table_1[] = {") != std::string::npos);
+  REQUIRE_COMPILER();
+  const temp_cache cache;
+  const int d = p.dimension();
+  const std::vector<double> rows = table_rows(100);  // 120 individuals: 7 blocks of 16 and a scalar tail
+  const int count = static_cast<int>(rows.size()) / d;
+  const auto jit = jit_compile<double>(p, cache.options());
+  const auto interp = make_interpreter<double>(p);
+  const outputs<double> j = run_rows(*jit, rows, d, 0.25), s = run_soa(*jit, rows, d, 0.25);
+  const outputs<double> i = run_rows(*interp, rows, d, 0.25);
+  for (int l = 0; l < count; ++l) {
+    const auto u = static_cast<std::size_t>(l);
+    const double* x = &rows[u * static_cast<std::size_t>(d)];
+    INFO("individual " << l << ": x " << x[0] << ", y " << x[1] << ", v " << x[2] << " " << x[3] << " " << x[4]);
+    CHECK(same(j.objective[u], i.objective[u]));
+    CHECK(same(j.violation[u], i.violation[u]));
+    CHECK(same(s.objective[u], i.objective[u]));
+    CHECK(same(s.violation[u], i.violation[u]));
+    CHECK(same(j.objective[u], reference_objective(p, x)));
+  }
+  // float: the same lookups in float arithmetic, as the float interpreter.
+  const std::vector<float> rows_f(rows.begin(), rows.end());
+  const outputs<float> jf = run_rows(*jit_compile<float>(p, cache.options()), rows_f, d, 0.25f);
+  const outputs<float> f = run_rows(*make_interpreter<float>(p), rows_f, d, 0.25f);
+  for (std::size_t l = 0; l < static_cast<std::size_t>(count); ++l) {
+    CHECK(same(jf.objective[l], f.objective[l]));
+    CHECK(same(jf.violation[l], f.violation[l]));
+  }
+}
+
+TEST_CASE("JIT cache: two programs that differ only in a table entry get two modules", "[jit][table][cache]") {
+  REQUIRE_COMPILER();
+  const temp_cache cache;
+  const auto program_with = [](double last) {
+    return parsed({declared("x", 1, 0, 3)}, "P[x] * x", {}, fusedga::Sense::minimize,
+                  {declared_table("P", {1.5, 2.5, 3.5, last})});
+  };
+  jit_stats a, b, again;
+  const auto first = jit_compile<double>(program_with(4.5), cache.options(), &a);
+  const auto second = jit_compile<double>(program_with(4.75), cache.options(), &b);
+  CHECK_FALSE(b.cache_hit);
+  CHECK(b.object_path != a.object_path);
+  jit_compile<double>(program_with(4.5), cache.options(), &again);
+  CHECK(again.cache_hit);
+  CHECK(again.object_path == a.object_path);
+  const std::vector<double> x = {3, 1};
+  CHECK(run_rows(*first, x, 1).objective == std::vector<double>{13.5, 2.5});
+  CHECK(run_rows(*second, x, 1).objective == std::vector<double>{14.25, 2.5});
+}

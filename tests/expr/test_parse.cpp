@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -631,4 +632,78 @@ TEST_CASE("reductions: work per individual is bounded at 10^7 iterations", "[par
   CHECK_ERROR(error_of(big, {big + " <= 1", big + " <= 1", big + " <= 1", big + " <= 1", big + " <= 1"}),
               "t.yaml:5:11: problem.constraints[4]: the reductions of the objective and constraints so far run 12000000 "
               "loop iterations per individual (2000000 in this one); the limit is 10000000");
+}
+
+namespace {
+
+/// make_source with the table constant wire = [0.5, 1.25, 2] declared at line 11.
+problem_source with_table(const std::string& objective, std::optional<std::vector<double>> values = std::vector<double>{0.5, 1.25, 2}) {
+  problem_source s = make_source(objective);
+  s.constants.push_back({"wire", 0, "problem.constants.wire", {11, 3}, std::move(values)});
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("table constants: any expression indexes them, printed back as T[...]", "[parse][table]") {
+  const program p = parse_program(with_table("wire[x - 1] * y + wire[v[0] + sum(i=0:1, w[i])] + wire[c]"));
+  REQUIRE(p.tables.size() == 1);
+  CHECK(p.tables[0].name == "wire");
+  CHECK(p.tables[0].values == std::vector<double>{0.5, 1.25, 2});
+  CHECK(p.tables[0].where.line == 11);
+  const node& first = at(p, at(p, at(p, at(p, p.objective).a).a).a);
+  CHECK(first.kind == node_kind::lookup);
+  CHECK(first.slot == 0);
+  CHECK(first.name == "wire");
+  CHECK(first.where.column == 11);
+  CHECK(at(p, first.a).kind == node_kind::subtract);
+  CHECK_FALSE(first.integer);
+  const node& constant_index = at(p, at(p, p.objective).b);
+  CHECK(constant_index.kind == node_kind::lookup);  // a literal index stays a lookup (the evaluators fold it)
+  CHECK(at(p, constant_index.a).value == 2);
+  CHECK(to_string(p, p.objective) == "wire[x - 1]*y + wire[v[0] + sum(i=0:1, w[i])] + wire[c]");
+  CHECK(describe(p).find("tables: wire = [0.5, 1.25, 2] (3 entries)") != std::string::npos);
+  // Nested lookups, and lookups inside reductions and as function arguments.
+  const program q = parse_program(with_table("sum(i=0:2, wire[i] * v[i]) + wire[wire[x]] - sin(wire[-y])"));
+  CHECK(to_string(q, q.objective) == "sum(i=0:2, wire[i]*v[i]) + wire[wire[x]] - sin(wire[-y])");
+}
+
+TEST_CASE("table constants: located errors for their use", "[parse][table]") {
+  const auto error = [](const std::string& objective) { return error_of(with_table(objective)); };
+  CHECK(error("x + wire") == "t.yaml:5:15: problem.objective: table constant 'wire' must be indexed: wire[k]");
+  CHECK(error("wire + 1") == "t.yaml:5:11: problem.objective: table constant 'wire' must be indexed: wire[k]");
+  CHECK(error("wire[]") == "t.yaml:5:16: problem.objective: unexpected ']'; expected an index");
+  CHECK(error("wire[x") == "t.yaml:5:17: problem.objective: unexpected end of text; expected ']' to close the '[' at 5:15");
+  CHECK(error("wire(2)") ==
+        "t.yaml:5:11: problem.objective: 'wire' is a table constant, not a function (write wire[k] for its entry k)");
+  CHECK(error("x + wirre[0]") == "t.yaml:5:15: problem.objective: unknown name 'wirre' (did you mean 'wire'?)");
+  CHECK(error("sum(wire=0:1, x)") ==
+        "t.yaml:5:15: problem.objective: index variable 'wire' would shadow the constant 'wire'; choose another name");
+  CHECK_ERROR(error("v[wire[0]]"),
+              "t.yaml:5:13: problem.objective: the index of 'v' must be an integer expression (integers, integer constants and "
+              "reduction indices with + - *): a table lookup 'wire[...]' is not allowed in an integer expression");
+  CHECK_ERROR(error("sum(i=0:wire[1], x)"), "t.yaml:5:19: problem.objective: the upper bound of 'sum' must be an integer expression");
+  CHECK(error("c[0]") == "t.yaml:5:12: problem.objective: 'c' is a constant and cannot be indexed");  // scalars stay scalars
+}
+
+TEST_CASE("table constants: declaration errors are located at the declaration", "[parse][table]") {
+  CHECK(error_of(with_table("x", std::vector<double>{})) ==
+        "t.yaml:11:3: problem.constants.wire: table constant 'wire' is empty; expected a list of at least one number");
+  CHECK(error_of(with_table("x", std::vector<double>{1, 2, INFINITY})) ==
+        "t.yaml:11:3: problem.constants.wire: entry 2 of table constant 'wire' must be finite, got inf");
+  CHECK(error_of(with_table("x", std::vector<double>{NAN})) ==
+        "t.yaml:11:3: problem.constants.wire: entry 0 of table constant 'wire' must be finite, got nan");
+  CHECK(error_of(with_table("x", std::vector<double>(max_table_entries + 1, 1.0))) ==
+        "t.yaml:11:3: problem.constants.wire: table constant 'wire' has 65537 entries; at most 65536 are allowed");
+  CHECK_NOTHROW(parse_program(with_table("wire[x]", std::vector<double>(max_table_entries, 1.0))));
+  // Names clash as for number constants.
+  problem_source s = with_table("x");
+  s.constants.back().name = "y";
+  CHECK(error_of(s) == "t.yaml:11:3: problem.constants.wire: duplicate name 'y': already declared as a variable");
+  s = with_table("x");
+  s.constants.push_back({"wire", 1, "problem.constants.wire", {12, 3}});
+  CHECK(error_of(s) == "t.yaml:12:3: problem.constants.wire: duplicate name 'wire': already declared as a constant");
+  s = with_table("x");
+  s.constants.back().name = "sum";
+  CHECK(error_of(s) == "t.yaml:11:3: problem.constants.wire: 'sum' is reserved (a reduction) and cannot name a constant");
 }

@@ -16,7 +16,8 @@
 ///  - Vector indices are 0-based (x[0] is the first element), like NumPy.
 ///  - Reduction bounds are inclusive: sum(i=0:2, x[i]) = x[0] + x[1] + x[2].
 ///  - Constants are folded into `number` nodes at parse time (the name is
-///    kept for printing).
+///    kept for printing). Table constants stay tables (`program::tables`),
+///    read by `lookup` nodes.
 ///  - Constraints are normalized: `lhs <= rhs` becomes g = lhs − rhs <= 0,
 ///    `lhs >= rhs` becomes g = rhs − lhs <= 0, `lhs == rhs` becomes
 ///    h = lhs − rhs with |h| <= eps. `<` and `>` are read as `<=` and `>=`.
@@ -47,6 +48,7 @@ enum class node_kind : std::uint8_t {
   power,        ///< a ^ b (also `**` and pow(a, b))
   call,         ///< fn(a) or fn(a, b)
   reduce,       ///< red(i = a : b, c): index variable depth `slot`, bounds a and b (integer expressions), body c
+  lookup,       ///< T[a]: table `slot` of program::tables at k = floor(a + 0.5); NaN when k is outside it (a: any expression)
 };
 
 /// Math functions of the grammar. `pow` is parsed into node_kind::power.
@@ -60,7 +62,7 @@ struct node {
   function fn = function::sin;      ///< call
   reduction red = reduction::sum;   ///< reduce
   double value = 0;                 ///< number
-  int slot = 0;                     ///< gene: first gene of the variable; index_var / reduce: depth
+  int slot = 0;                     ///< gene: first gene of the variable; index_var / reduce: depth; lookup: the table
   int size = 1;                     ///< gene: the variable's size (1 for scalars)
   int a = -1, b = -1, c = -1;
   /// Whether the value is an integer expression of index variables and
@@ -68,7 +70,7 @@ struct node {
   /// integer-valued numbers, index variables, and + - * and unary minus of
   /// such nodes, whose value provably stays within ±2^24 (exact in float too).
   bool integer = false;
-  std::string name;                 ///< variable, constant, index variable or function name, for printing
+  std::string name;                 ///< variable, constant, table, index variable or function name, for printing
   location where;                   ///< where the node's first token starts
 };
 
@@ -79,6 +81,15 @@ struct variable {
   int size = 1;                     ///< 1 for a scalar
   bool vector = false;              ///< declared with `size:` (must be indexed)
   std::vector<double> lower, upper; ///< per element, lower <= upper
+  location where;
+};
+
+/// A table constant (`P: [3.175, 5.715, 8.255]`): a lookup table for catalogue values, read as P[e]. Its
+/// index e may be any expression; it is rounded half up, k = floor(e + 0.5), and P[e] is values[k] for
+/// 0 <= k < size, else NaN (also for a NaN e), so an out-of-range lookup is visible, never a silent default.
+struct table_constant {
+  std::string name;
+  std::vector<double> values;       ///< finite, 1 to max_table_entries (parse.hpp) of them
   location where;
 };
 
@@ -96,6 +107,7 @@ struct constraint {
 struct program {
   std::vector<node> nodes;
   std::vector<variable> variables;
+  std::vector<table_constant> tables;   ///< in declaration order; lookup nodes refer to them by index
   Sense sense = Sense::minimize;
   int objective = -1;                   ///< root node of the objective
   std::string objective_text;           ///< as written

@@ -23,7 +23,8 @@
 ///    tie a = b it is b' (the same choice as the value); max alike;
 ///  - reduction min/max: the derivative of the term the left-to-right
 ///    accumulation selects (the last of equal terms);
-///  - floor, ceil: 0 (their derivative almost everywhere; at the jumps none exists);
+///  - floor, ceil and table lookups T[e]: 0 (their derivative almost everywhere,
+///    piecewise constant functions; at the jumps none exists);
 ///  - sqrt at 0, log at 0, a^n with n < 1 at 0: ±inf or NaN as IEEE arithmetic
 ///    gives it (the repair step rejects non-finite steps).
 ///
@@ -57,13 +58,14 @@ enum class tape_op : std::uint8_t {
   atan2,      ///< std::atan2(a, b)
   select_min, ///< (a < b || a != a) ? c : e — the derivative of min(a, b)
   select_max, ///< (a > b || a != a) ? c : e — the derivative of max(a, b)
+  lookup,     ///< jit_lookup(tables[value], a): table entry floor(a + 0.5), NaN outside the table
 };
 
 /// One tape entry.
 struct tape_entry {
   tape_op op = tape_op::constant;
   int a = -1, b = -1, c = -1, e = -1;
-  double value = 0;  ///< constant: its value; powi: the exponent
+  double value = 0;  ///< constant: its value; powi: the exponent; lookup: the table (index into jacobian_tape::tables)
 };
 
 /**
@@ -83,6 +85,7 @@ struct jacobian_tape {
   std::vector<int> constraint;      ///< m tape indices: the constraint values c_k(x)
   std::vector<int> jacobian;        ///< m·d tape indices or -1
   std::vector<int> source;          ///< m: each row's index in program::constraints
+  std::vector<std::vector<double>> tables;  ///< the program's table constants (program::tables), for lookups
 
   int constraint_count() const { return inequality_count + equality_count; }
   /// Entries that an evaluation has to compute (reachable from the outputs).

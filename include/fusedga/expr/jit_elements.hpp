@@ -2,7 +2,7 @@
 /// @file jit_elements.hpp
 /// The element helpers that generated expression problems call (codegen.hpp):
 /// the language's NaN-propagating min and max, the clamped index of computed
-/// subscripts and reduction bounds, and the non-finite constants. Written once
+/// subscripts and reduction bounds, the non-finite constants and table lookups. Written once
 /// for both JITs: the CPU JIT's translation units include it through
 /// jit_abi.hpp, the GPU JIT's (compiled by NVRTC, which has no C++ standard
 /// library) include it directly, so it includes nothing but macros.hpp and
@@ -58,5 +58,18 @@ FUSEDGA_INLINE R jit_infinity() { return std::numeric_limits<R>::infinity(); }
 template <class R>
 FUSEDGA_INLINE R jit_quiet_nan() { return std::numeric_limits<R>::quiet_NaN(); }
 #endif
+
+/// T[e] of the expression language (ast.hpp, table_constant): table[k] for k = floor(e + 0.5) (round half up)
+/// when 0 <= k < n, else NaN, also for a NaN e (every comparison with it is false). Computed in R, as the
+/// interpreter does; the entry is converted to R. Used by the generated problems and by the interpreter.
+template <class R, class V>
+FUSEDGA_HD FUSEDGA_INLINE R jit_lookup(const V* table, int n, R e) {
+#if defined(__CUDACC_RTC__)
+  const R k = ::floor(e + R(0.5));
+#else
+  const R k = std::floor(e + R(0.5));
+#endif
+  return k >= R(0) && k < R(n) ? R(table[static_cast<int>(k)]) : jit_quiet_nan<R>();
+}
 
 }  // namespace fusedga::expr

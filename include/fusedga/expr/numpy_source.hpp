@@ -24,7 +24,8 @@ namespace fusedga::expr {
  * ast.hpp (g = lhs − rhs for `<=`). Semantics follow the reference evaluator
  * (interpreter.hpp): `^` is `**` (NumPy's power), min/max propagate NaN
  * (np.minimum/np.maximum), reductions are Python loops over the index range
- * (an empty sum is 0, product 1). Division by zero and invalid operations
+ * (an empty sum is 0, product 1), a table lookup T[e] is entry floor(e + 0.5)
+ * of the table (a module constant), NaN outside it or for a NaN e. Division by zero and invalid operations
  * give inf/NaN without warnings (np.errstate). Numbers are printed with 17
  * significant digits, so the module's constants equal the parsed values.
  * Needs only NumPy. Pure; no user text reaches the source (genes by number).

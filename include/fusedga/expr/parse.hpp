@@ -3,6 +3,8 @@
 /// Expression problems from text: the parser and checker (source → program),
 /// and the printer that shows a program back in normalized form.
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,12 +38,16 @@ struct variable_decl {
   location where;
 };
 
-/// A named constant from `problem.constants`.
+/// Most entries of a table constant.
+inline constexpr std::size_t max_table_entries = 65536;
+
+/// A named constant from `problem.constants`: a number, or a table (a list of numbers, indexed as T[e]).
 struct constant_decl {
   std::string name;
-  double value = 0;
+  double value = 0;                                   ///< a number constant
   std::string key_path;
   location where;
+  std::optional<std::vector<double>> table = std::nullopt;  ///< set for a table constant (then `value` is unused)
 };
 
 /// Everything the YAML layer extracts from an expression `problem:` section.
@@ -58,7 +64,9 @@ struct problem_source {
  * Parses and checks an expression problem.
  *
  * Grammar (DESIGN.md): numbers (`1`, `2.5`, `.5`, `1e-3`, `3E+2`; finite, no
- * hex, no inf/nan), variables (`x`, `x[k]`), constants, `+ - * /`, `^` and
+ * hex, no inf/nan), variables (`x`, `x[k]`), constants, table constants
+ * (`T[e]`: e any expression, rounded half up at run time, NaN outside the
+ * table; see ast.hpp's table_constant), `+ - * /`, `^` and
  * `**` (right associative, binding tighter than unary minus: -x^2 = -(x^2);
  * `2^-1` allowed), unary `-` and `+`, parentheses, the functions of
  * `function` plus `pow(a, b)`, `pi`, `e`, and `sum/prod/min/max(i=a:b, expr)`
@@ -92,7 +100,7 @@ struct problem_source {
  *   offending token and what was expected, e.g.
  *   `unexpected ')'; expected an operator or the end of the expression`, for:
  *   syntax errors, malformed numbers, unknown names (with a "did you mean"),
- *   wrong arity, a vector used without an index, an indexed scalar or
+ *   wrong arity, a vector or table used without an index, an indexed scalar or
  *   constant, an index or reduction range outside a vector (checked
  *   statically), non-integer indices or reduction bounds, division by a
  *   literal zero (or a constant equal to 0), the work limit (located at the
@@ -102,7 +110,8 @@ struct problem_source {
  *   that shadows a variable, constant or outer index, and the nesting limits.
  *   Declaration errors (invalid, reserved or duplicate names, size < 1, bound
  *   lists not of the variable's size, non-finite bounds or lower > upper,
- *   non-finite constants, no variables) are located at the declaration with
+ *   non-finite constants, tables that are empty, longer than max_table_entries
+ *   or hold a non-finite entry (named by its index), no variables) are located at the declaration with
  *   its key path.
  * Never executes or echoes more of the input than the offending token
  * (quoted, at most 40 characters, unprintable bytes escaped).
@@ -110,14 +119,14 @@ struct problem_source {
 program parse_program(const problem_source& source);
 
 /// A node printed back in normalized form: `^` for powers, constants, pi and
-/// e by name, reductions as `sum(i=0:4, x[i])`, and the fewest parentheses
+/// e by name, table lookups as `T[...]`, reductions as `sum(i=0:4, x[i])`, and the fewest parentheses
 /// that parse back to the same tree (so `x + (y + z)` keeps its parentheses:
 /// its rounding differs from x + y + z). Parsing the result gives the same
 /// text again (nesting limits permitting). @throws std::out_of_range for a node index outside the program.
 std::string to_string(const program& p, int node);
 
-/// A multi-line description (for `--explain`): variables with bounds, the
-/// objective with its sense, and each constraint in its normalized form
+/// A multi-line description (for `--explain`): variables with bounds, table
+/// constants (their first entries), the objective with its sense, and each constraint in its normalized form
 /// `g1(x) = ... <= 0` or `h1(x) = ... == 0 (|h| <= eps)` followed by
 /// `# from "text as written"`; `eps` is printed as `equality_tolerance` when that is >= 0.
 std::string describe(const program& p, double equality_tolerance = -1);

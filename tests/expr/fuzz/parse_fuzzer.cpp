@@ -1,7 +1,7 @@
 // libFuzzer target for the expression parser (fusedga/expr/parse.hpp).
 // The input's first line is the objective and each further line a
 // constraint, over fixed declarations: x (scalar in [0, 1]), v (vector of 5
-// in [0, 1]) and the constant c = 2. Every input must either parse or throw
+// in [0, 1]), the constant c = 2 and the table constant T = [1, 2, 3]. Every input must either parse or throw
 // expression_error; on success the printer must handle the program and its
 // output must parse back to the same text.
 //
@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "fusedga/core/error.hpp"
 #include "fusedga/expr/parse.hpp"
@@ -40,7 +41,7 @@ problem_source declarations() {
   v.key_path = "problem.variables.v";
   v.where = {3, 3};
   s.variables = {x, v};
-  s.constants = {{"c", 2, "problem.constants.c", {4, 3}}};
+  s.constants = {{"c", 2, "problem.constants.c", {4, 3}}, {"T", 0, "problem.constants.T", {5, 3}, std::vector<double>{1, 2, 3}}};
   return s;
 }
 
