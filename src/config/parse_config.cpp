@@ -208,7 +208,8 @@ void read_expression_problem(const yaml_map& problem, problem_config& out) {
     for (const std::string& name : m.keys()) {
       const located c = *m.get(name);
       expr::constant_decl d{name, 0, c.path(), {c.mark().line + 1, c.mark().column + 1}};
-      if (c.node().IsSequence()) {  // a table constant; its size is checked with the declarations (parse.hpp)
+      if (c.node().IsSequence()) {  // a table constant
+        if (const std::string e = expr::table_size_error(name, c.node().size()); !e.empty()) c.fail(e);
         d.table.emplace();
         for (std::size_t k = 0; k < c.node().size(); ++k) {
           const YAML::Node item = c.node()[k];

@@ -75,10 +75,7 @@ symbol_table check_declarations(const problem_source& source, program& out) {
     symbol s{false, -1, c.value};
     if (c.table) {
       const std::vector<double>& values = *c.table;
-      if (values.empty()) fail(from, c.where, fmt::format("table constant '{}' is empty; expected a list of at least one number", c.name));
-      if (values.size() > max_table_entries)
-        fail(from, c.where,
-             fmt::format("table constant '{}' has {} entries; at most {} are allowed", c.name, values.size(), max_table_entries));
+      if (const std::string e = table_size_error(c.name, values.size()); !e.empty()) fail(from, c.where, e);
       for (std::size_t k = 0; k < values.size(); ++k)
         if (!std::isfinite(values[k]))
           fail(from, c.where, fmt::format("entry {} of table constant '{}' must be finite, got {}", k, c.name, values[k]));

@@ -41,6 +41,16 @@ struct variable_decl {
 /// Most entries of a table constant.
 inline constexpr std::size_t max_table_entries = 65536;
 
+/// What is wrong with the size of table constant `name` of `size` entries ("" when 1..max_table_entries):
+/// one message for the config reader, which locates it at the YAML list, and the checker (C++ callers).
+inline std::string table_size_error(const std::string& name, std::size_t size) {
+  if (size == 0) return "table constant '" + name + "' is empty; expected a list of at least one number";
+  if (size > max_table_entries)
+    return "table constant '" + name + "' has " + std::to_string(size) + " entries; at most " +
+           std::to_string(max_table_entries) + " are allowed";
+  return "";
+}
+
 /// A named constant from `problem.constants`: a number, or a table (a list of numbers, indexed as T[e]).
 struct constant_decl {
   std::string name;
