@@ -52,6 +52,23 @@ struct circle_hyperbola {
   }
 };
 
+/// g = round(x0) − 0.5 <= 0 (violated for x0 >= 0.5) with its exact Jacobian, 0 almost everywhere: what a
+/// constraint on rounded integer genes looks like to the repair.
+struct rounded_gene {
+  using gene_type = double;
+  int dimension() const { return 2; }
+  int inequality_count() const { return 1; }
+  fusedga::Bounds<double> bounds() const { return {{-5, -5}, {5, 5}}; }
+  template <class X>
+  double objective(const X& x) const { return x[0]; }
+  template <class X, class G>
+  void inequalities(const X& x, G& g) const { g[0] = std::floor(x[0] + 0.5) - 0.5; }
+  void jacobian(const double* x, double* c, double* J) const {
+    c[0] = std::floor(x[0] + 0.5) - 0.5;
+    J[0] = J[1] = 0;
+  }
+};
+
 template <class P>
 int repair(const P& p, std::vector<double>& x, int iterations, double eps = 1e-4) {
   const fusedga::Bounds<double> b = p.bounds();
@@ -113,4 +130,14 @@ TEST_CASE("gradient repair: two nonlinear equalities converge from nearby points
     repaired += std::abs(x[0] * x[0] + x[1] * x[1] - 1) <= 1e-4 && std::abs(x[0] * x[1] - 0.25) <= 1e-4;
   }
   CHECK(repaired >= 150);  // Newton from a random start: most, not all (near x0 = ±x1 the Jacobian is singular)
+}
+
+TEST_CASE("gradient repair: a step that leaves x unchanged ends the repair after one evaluation", "[gradient-repair]") {
+  // the Jacobian is 0, so every step is 0: iterations 2..5 would evaluate the same point again
+  std::vector<double> x = {2.25, -1};
+  CHECK(repair(rounded_gene{}, x, 5) == 1);
+  CHECK(x == std::vector<double>{2.25, -1});
+  // where steps move x, every iteration is still taken: the nonlinear pair needs several
+  std::vector<double> y = {1.5, 1.5};
+  CHECK(repair(circle_hyperbola{}, y, 3) == 3 * (1 + 2));
 }

@@ -41,7 +41,8 @@ FUSEDGA_HD inline std::size_t gradient_repair_scratch(int d, int m) {
  * (m' × d); x ← clip(x − ∇C⁺·ΔC, lower, upper) with ∇C⁺ the ridge-regularized
  * Moore–Penrose pseudo-inverse (small_linear_solve.hpp: minimum-norm step
  * for m' <= d, least squares for m' > d). Stops when no constraint is
- * violated, or keeps the last x when the step is not finite or the system
+ * violated, or when a step leaves x unchanged (the next would be the same),
+ * or keeps the last x when the step is not finite or the system
  * is singular. Real genes only.
  *
  * Why every equality, not only the violated ones (Chootinan & Chen use the
@@ -94,11 +95,17 @@ FUSEDGA_HD inline int gradient_repair(const P& p, gene_t<P>* x, int d, int ni, i
     }
     if (!any_violated) break;
     if (!pseudo_inverse_step(J, r, rows, d, s, work)) break;
+    bool moved = false;
     for (int j = 0; j < d; ++j) {
       G v = static_cast<G>(x[j] - static_cast<G>(s[j]));
       v = v < lower[j] ? lower[j] : v;
-      x[j] = v > upper[j] ? upper[j] : v;
+      v = v > upper[j] ? upper[j] : v;
+      moved = moved || v != x[j];
+      x[j] = v;
     }
+    // An unmoved x would repeat this iteration exactly (a zero Jacobian, as through rounded integer genes, or a
+    // step clipped away at the bounds): stop rather than pay for the same evaluation again.
+    if (!moved) break;
   }
   return evaluations;
 }
