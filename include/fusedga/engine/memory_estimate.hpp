@@ -149,7 +149,7 @@ inline void check_host_memory(const host_run_shape& s, const host_memory_limit& 
                      fit_text + " individuals fit at this dimension");
 }
 
-/// Runs needing less host memory than this are not checked: reading /proc/meminfo costs ~15 µs, a third of a
+/// Runs needing less host memory than this are not checked: reading /proc/meminfo costs ~15 µs, a quarter of a
 /// small problem's whole time to target (docs/quality.md, rc31), and a machine that runs anything has this much.
 inline constexpr long double unchecked_host_bytes = 16.0L * 1024 * 1024;
 
