@@ -182,6 +182,11 @@ void explain_run(const fusedga::ga_options& o, const fusedga::algorithm_choice& 
                "Hansen 2005)\n",
                islands ? "each island on its own, " : "", *o.restarts.stall_generations,
                islands ? " (checked at epoch ends)" : "", fusedga::detail::spec_number(o.restarts.population_growth));
+    if (o.restarts.convergence_tolerance)
+      fmt::print(
+          "             but only once the population has converged (mean objective within {} x max(1, |best|) "
+          "of its best), or after {} generations without improvement\n",
+          fusedga::detail::spec_number(*o.restarts.convergence_tolerance), o.restarts.max_stall());
     if (!choice.restarts.empty()) fmt::print("             ({})\n", choice.restarts);
   } else {
     fmt::print("restarts     none\n");

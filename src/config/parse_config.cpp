@@ -49,7 +49,8 @@ const std::vector<std::string> migration_keys = {"every", "size", "topology", "p
 /// stop rules and restarts are the run's).
 const std::vector<std::string> variant_keys = {"algorithm", "selection", "crossover",           "mutation",
                                                "elitism",   "survival",  "de", "constraint_handling"};
-const std::vector<std::string> restart_keys = {"stall_generations", "population_growth"};
+const std::vector<std::string> restart_keys = {"stall_generations", "population_growth", "convergence_tolerance",
+                                               "max_stall_generations"};
 const std::vector<std::string> stop_keys = {"target", "stall_generations", "time_limit_s", "evaluations"};
 const std::vector<std::string> output_keys = {"result", "history"};
 
@@ -400,6 +401,14 @@ void read_restarts(const located& section, restart_options& out) {
   out.stall_generations = static_cast<int>(detail::read_int(*stall, detail::integer_at_least(1)));
   if (const auto growth = m.get("population_growth"))
     out.population_growth = detail::read_number(*growth, detail::number_in(1, 1e6));
+  if (const auto tolerance = m.get("convergence_tolerance"); tolerance && !tolerance->is_null())
+    out.convergence_tolerance = detail::read_number(*tolerance, detail::number_in(0, 1));
+  if (const auto most = m.get("max_stall_generations"); most && !most->is_null()) {
+    if (!out.convergence_tolerance)
+      most->fail("max_stall_generations needs convergence_tolerance (without it, a start ends at stall_generations)");
+    out.max_stall_generations =
+        static_cast<int>(detail::read_int(*most, detail::integer_at_least(*out.stall_generations)));
+  }
 }
 
 /// `ga.survival:` — `{type: generational | plus}`, or the bare name.
@@ -421,6 +430,8 @@ const std::vector<std::string> ga_only_keys = {"selection", "crossover", "mutati
 /// the quality suite at 2e5 evaluations, 25 seeds (the GA's defaults 6, pagmo's best 8).
 constexpr int auto_restart_stall = 100;
 constexpr double auto_restart_growth = 2;
+// Restarts wait for a converged population, else 5 x 100 generations (docs/quality.md, "Restarts that wait").
+constexpr double auto_restart_tolerance = 1e-8;
 constexpr double auto_repair_rate = 0.2;
 
 /// `ga.algorithm` as written.
@@ -456,6 +467,7 @@ void resolve_auto_algorithm(const problem_entry& problem, const ga_given& given,
   if (!given.restarts) {  // with islands too: each island restarts on its own (docs/islands.md, measured)
     out.restarts.stall_generations = auto_restart_stall;
     out.restarts.population_growth = auto_restart_growth;
+    out.restarts.convergence_tolerance = auto_restart_tolerance;
     choice.restarts = "auto: the measured default";
   }
 }

@@ -453,6 +453,8 @@ TEST_CASE("ga.algorithm auto: DE with the measured defaults, else GA", "[config]
     REQUIRE(c.ga.restarts.stall_generations);
     CHECK(*c.ga.restarts.stall_generations == 100);
     CHECK(c.ga.restarts.population_growth == 2);
+    CHECK(c.ga.restarts.convergence_tolerance == 1e-8);  // restarts wait for a converged population
+    CHECK_FALSE(c.ga.restarts.max_stall_generations);    // 5 x 100
     CHECK(c.ga.constraints.gradient_repair.rate == 0.2);
     CHECK(c.choice.automatic);
     CHECK(c.choice.reason ==
@@ -649,6 +651,13 @@ TEST_CASE("stop.evaluations and ga.restarts are read", "[config][budget][restart
   REQUIRE(c.ga.restarts.stall_generations.has_value());
   CHECK(*c.ga.restarts.stall_generations == 30);
   CHECK(c.ga.restarts.population_growth == 1.5);
+  CHECK_FALSE(c.ga.restarts.convergence_tolerance);  // given restarts: end at the stall, as written
+  const run_config w = parse_config(
+      "problem: {builtin: seed/constrained-quadratic}\n"
+      "ga: {restarts: {stall_generations: 30, convergence_tolerance: 1e-6, max_stall_generations: 90}}\n",
+      "run.yaml");
+  CHECK(w.ga.restarts.convergence_tolerance == 1e-6);
+  CHECK(w.ga.restarts.max_stall_generations == 90);
   const run_config d = parse_config("problem: {builtin: seed/constrained-quadratic}\nga: {restarts: null}\n", "run.yaml");
   CHECK_FALSE(d.ga.restarts.stall_generations.has_value());
   CHECK_FALSE(d.ga.stop.evaluations.has_value());
@@ -667,4 +676,11 @@ TEST_CASE("error: a budget below the population, or malformed restarts", "[confi
   CHECK_THAT(error_of(head + ", restarts: {stall_generations: 5, population_growth: 0.5}}\n"),
              Catch::Contains("ga.restarts.population_growth: expected a number in [1, 1000000], got 0.5"));
   CHECK_THAT(error_of(head + ", restarts: {stall: 5}}\n"), Catch::Contains("ga.restarts.stall"));
+  CHECK(error_of(head + ", restarts: {stall_generations: 5, convergence_tolerance: 2}}\n") ==
+        "run.yaml:2:79: ga.restarts.convergence_tolerance: expected a number in [0, 1], got 2");
+  CHECK(error_of(head + ", restarts: {stall_generations: 5, max_stall_generations: 50}}\n") ==
+        "run.yaml:2:79: ga.restarts.max_stall_generations: max_stall_generations needs convergence_tolerance "
+        "(without it, a start ends at stall_generations)");
+  CHECK(error_of(head + ", restarts: {stall_generations: 5, convergence_tolerance: 0, max_stall_generations: 4}}\n") ==
+        "run.yaml:2:105: ga.restarts.max_stall_generations: expected an integer >= 5, got 4");
 }

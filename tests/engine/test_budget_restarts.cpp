@@ -1,12 +1,12 @@
 // stop.evaluations (a budget the run never exceeds) and IPOP restarts (solve.hpp).
 #include <catch2/catch.hpp>
-
+#include <cmath>
 #include <cstdint>
-#include <vector>
-
 #include <fusedga/fusedga.hpp>
 #include <fusedga/problems/classic/rastrigin.hpp>
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
+#include <optional>
+#include <vector>
 
 using namespace fusedga;
 using CQ = problems::ConstrainedQuadratic<double>;
@@ -120,4 +120,117 @@ TEST_CASE("restarts: a larger budget never ends worse on the same seed", "[resta
     CHECK(r.objective <= previous);
     previous = r.objective;
   }
+}
+
+namespace {
+
+// f = floor(scale · Σ x²) on [-1, 1]². scale 4: the best (0) is found within a few generations of every start,
+// then never improves, while a wide mutation of every gene keeps some individuals on the higher steps: stalled,
+// never converged. scale 0: f = 0 everywhere, stalled and converged from generation 0.
+struct Steps {
+  using gene_type = double;
+  static constexpr Sense sense = Sense::minimize;
+  double scale = 4;
+  int dimension() const { return 2; }
+  Bounds<double> bounds() const { return Bounds<double>::uniform(2, -1.0, 1.0); }
+  template <class X>
+  FUSEDGA_HD double objective(const X& x) const {
+    return std::floor(scale * (x[0] * x[0] + x[1] * x[1]));
+  }
+};
+
+struct start_span {
+  int length = 0;        // generations run by the start
+  int improved_at = 0;   // the start's generation of its best's last improvement
+  double last_mean = 0;  // its population's mean objective at its last generation
+};
+
+// The starts of a run, from its rows: a start begins with a row of the same generation number as the row before.
+std::vector<start_span> starts_of(const std::vector<generation_stats>& rows) {
+  std::vector<start_span> out;
+  double best = 0;
+  int first = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const generation_stats& s = rows[i];
+    if (i == 0 || s.generation == rows[i - 1].generation) {
+      out.push_back({});
+      first = s.generation;
+      best = s.best_objective;
+    } else if (s.best_objective < best) {
+      best = s.best_objective;
+      out.back().improved_at = s.generation - first;
+    }
+    out.back().length = s.generation - first;
+    out.back().last_mean = s.mean_objective;
+  }
+  return out;
+}
+
+template <class Problem>
+std::vector<start_span> run_starts(const Problem& p, std::optional<double> tolerance) {
+  ga_options o;
+  o.population = 32;
+  o.elitism = 2;
+  o.generations = 600;
+  o.restarts.stall_generations = 10;
+  o.restarts.population_growth = 1;
+  o.restarts.convergence_tolerance = tolerance;
+  o.restarts.max_stall_generations = 40;
+  o.mutation.rate = 1;
+  o.mutation.eta = 0;
+  std::vector<generation_stats> rows;
+  o.on_generation = [&](const generation_stats& s) { rows.push_back(s); };
+  const Result r = solve(p, o, backend::serial{});
+  std::vector<start_span> starts = starts_of(rows);
+  REQUIRE(static_cast<int>(starts.size()) == r.restarts + 1);
+  starts.pop_back();  // the last start ends at the generation limit
+  REQUIRE(!starts.empty());
+  return starts;
+}
+
+}  // namespace
+
+TEST_CASE("restarts: with convergence_tolerance a stalled start waits for its population to converge", "[restarts]") {
+  SECTION("never converged (mutation keeps individuals on higher steps): the start ends at max_stall_generations") {
+    for (const start_span& s : run_starts(Steps{}, 1e-12)) {
+      CHECK(s.length - s.improved_at == 40);
+      CHECK(s.last_mean > 0);  // not converged: the best is 0
+    }
+    for (const start_span& s : run_starts(Steps{}, std::nullopt)) CHECK(s.length - s.improved_at == 10);
+  }
+  SECTION("converged: the start ends at stall_generations, as without the tolerance") {
+    for (const start_span& s : run_starts(Steps{0}, 1e-12)) CHECK(s.length == 10);
+    for (const start_span& s : run_starts(Steps{0}, std::nullopt)) CHECK(s.length == 10);
+  }
+}
+
+TEST_CASE("restart_due: stalled, then converged or past max_stall_generations", "[restarts]") {
+  restart_options r;
+  generation_stats far;  // the mean 1 above a best of 100: not converged at 1e-3 (100 · 1e-3 = 0.1 allowed)
+  far.best_objective = 100;
+  far.mean_objective = 101;
+  generation_stats near = far;  // 0.05 above: converged at 1e-3
+  near.mean_objective = 100.05;
+  CHECK_FALSE(detail::restart_due(r, 1000, near));  // no restarts configured
+  r.stall_generations = 10;
+  CHECK_FALSE(detail::restart_due(r, 9, near));
+  CHECK(detail::restart_due(r, 10, far));  // without a tolerance: at the stall, converged or not
+  r.convergence_tolerance = 1e-3;
+  CHECK_FALSE(detail::restart_due(r, 9, near));
+  CHECK(detail::restart_due(r, 10, near));
+  CHECK_FALSE(detail::restart_due(r, 10, far));
+  CHECK_FALSE(detail::restart_due(r, 49, far));
+  CHECK(detail::restart_due(r, 50, far));  // 5 × stall_generations by default
+  r.max_stall_generations = 20;
+  CHECK(r.max_stall() == 20);
+  CHECK_FALSE(detail::restart_due(r, 19, far));
+  CHECK(detail::restart_due(r, 20, far));
+  generation_stats all_nan = far;  // every individual NaN: the mean is NaN, never converged
+  all_nan.mean_objective = std::nan("");
+  CHECK_FALSE(detail::restart_due(r, 19, all_nan));
+  CHECK(detail::restart_due(r, 20, all_nan));
+  generation_stats small = far;  // |best| < 1: the tolerance is absolute
+  small.best_objective = 0;
+  small.mean_objective = 5e-4;
+  CHECK(detail::restart_due(r, 10, small));
 }

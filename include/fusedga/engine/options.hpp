@@ -103,12 +103,23 @@ struct stop_options {
  * alike), a seed derived from the run's seed and the restart number. The run's
  * best-so-far, generation and evaluation counters and history carry over, so a
  * larger budget never ends worse than a smaller one's best (under the run's ranking).
+ * With `convergence_tolerance`, a stalled start ends only once its population has also converged — its mean
+ * objective within convergence_tolerance · max(1, |best|) of its best, IPOP-CMA-ES's TolFun criterion — or
+ * after `max_stall_generations` without improvement: a population still closing in on a plateau of the best
+ * (rounded genes, a feasible region being filled) is not thrown away, a converged trap is left at once
+ * (docs/quality.md, "Restarts that wait for convergence"). Checked by restart_due (engine/restart.hpp).
  * With islands (`islands.count` > 1), each island restarts on its own at an epoch end, and a fresh start takes
  * no immigrants for its first `stall_generations` generations (islands/solve_islands.hpp).
  */
 struct restart_options {
   std::optional<int> stall_generations;  ///< >= 1; empty = no restarts
   double population_growth = 2;          ///< >= 1
+  /// >= 0, relative; empty = restart at `stall_generations` whether or not the population has converged.
+  std::optional<double> convergence_tolerance;
+  /// >= stall_generations; the restart without convergence (with convergence_tolerance); empty = 5 × stall_generations.
+  std::optional<int> max_stall_generations;
+  /// max_stall_generations, else 5 × stall_generations. @pre stall_generations has a value.
+  int max_stall() const { return max_stall_generations.value_or(5 * *stall_generations); }
 };
 
 /**

@@ -1,16 +1,28 @@
 #pragma once
 /// @file restart.hpp
-/// The options of a restart (engine/options.hpp restart_options): shared by one population's restarts
-/// (solve.hpp) and each island's (islands/solve_islands.hpp).
+/// When a start ends and the options of the next (engine/options.hpp restart_options): shared by one
+/// population's restarts (solve.hpp) and each island's (islands/solve_islands.hpp).
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 
+#include "fusedga/engine/generation_stats.hpp"
 #include "fusedga/engine/options.hpp"
 
 namespace fusedga::detail {
+
+/// Whether the current start ends (restart_options): its best unimproved for `stalled` generations, and
+/// `now` (its latest generation's statistics) says its population has converged when the rule asks for it.
+/// A NaN mean (every individual NaN) counts as not converged: such a start ends at max_stall_generations.
+inline bool restart_due(const restart_options& r, int stalled, const generation_stats& now) {
+  if (!r.stall_generations || stalled < *r.stall_generations) return false;
+  if (!r.convergence_tolerance) return true;
+  if (stalled >= r.max_stall()) return true;
+  return std::abs(now.mean_objective - now.best_objective) <=
+         *r.convergence_tolerance * std::max(1.0, std::abs(now.best_objective));
+}
 
 /// The options of start `k` (0 = the run as configured): population grown by
 /// population_growth^k, elitism scaled alike, a seed derived from `o.seed` and k.

@@ -79,6 +79,16 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
   check_range(o.restarts.population_growth >= 1 && o.restarts.population_growth <= 1e6,
               "ga.restarts.population_growth: expected a number in [1, 1000000], got " +
                   detail::spec_number(o.restarts.population_growth));
+  if (o.restarts.convergence_tolerance)
+    check_range(*o.restarts.convergence_tolerance >= 0 && *o.restarts.convergence_tolerance <= 1,
+                "ga.restarts.convergence_tolerance: expected a number in [0, 1], got " +
+                    detail::spec_number(*o.restarts.convergence_tolerance));
+  if (o.restarts.max_stall_generations)
+    check_range(
+        o.restarts.stall_generations && *o.restarts.max_stall_generations >= *o.restarts.stall_generations,
+        "ga.restarts.max_stall_generations: expected an integer >= stall_generations" +
+            (o.restarts.stall_generations ? " = " + std::to_string(*o.restarts.stall_generations) : std::string()) +
+            ", got " + std::to_string(*o.restarts.max_stall_generations));
   detail::check_parameters(de_family, o.de, population);
   if (o.algorithm == algorithm_kind::de) {
     // rand/1/bin draws three individuals besides the target; current-to-pbest/1 two

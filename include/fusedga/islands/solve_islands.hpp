@@ -11,9 +11,9 @@
 ///
 /// Epochs are the run's clock: after each one the ranks all-gather every island's rows, best-so-far and
 /// counters, so every rank builds the same archipelago history and takes the same stopping decision — and, with
-/// `ga.restarts`, the same restarts: after each migration, each island whose current start has not improved
-/// for `restarts.stall_generations` starts afresh (restart_options_for: its own seed, its population grown), in
-/// island order while the evaluation budget pays for the fresh population, keeping its best-so-far; a fresh
+/// `ga.restarts`, the same restarts: after each migration, each island whose current start is due to end
+/// (restart_due: stalled, and converged if asked) starts afresh (restart_options_for: its own seed, its population
+/// grown), in island order while the evaluation budget pays for the fresh population, keeping its best-so-far; a fresh
 /// start takes no immigrants for its first `stall_generations` generations.
 /// `stop.target`, `stop.stall_generations`, `stop.time_limit_s` and `interrupt` are checked there, at
 /// the end of an epoch; the generation limit and `stop.evaluations` cut the last epoch exactly.
@@ -89,7 +89,7 @@ struct island_record {
   int island = 0;
   std::uint64_t evaluations = 0, not_a_number = 0, immigrants = 0;
   long long improved_at = 0;
-  int stalled = 0;  ///< generations since its current start's best improved (restart_options)
+  bool restart_due = false;  ///< its current start ends at this epoch (restart_options, engine/restart.hpp)
   double best_objective = 0, best_violation = 0;
   std::vector<generation_stats> rows;  ///< its history rows since the last gather
   std::vector<double> best_genes;      ///< d values
@@ -344,7 +344,8 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
         w.put(s0.not_a_number0 + e.not_a_number());
         w.put(accepted[k]);
         w.put(b.improved_at);
-        w.put(e.stalled_generations());
+        w.put(static_cast<std::uint8_t>(
+            ::fusedga::detail::restart_due(options.restarts, e.stalled_generations(), e.stats())));
         w.put(b.objective);
         w.put(b.violation);
         w.put(static_cast<std::uint64_t>(h.size()));
@@ -383,7 +384,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
         rec.not_a_number = in.get<std::uint64_t>();
         rec.immigrants = in.get<std::uint64_t>();
         rec.improved_at = in.get<long long>();
-        rec.stalled = in.get<int>();
+        rec.restart_due = in.get<std::uint8_t>() != 0;
         rec.best_objective = in.get<double>();
         rec.best_violation = in.get<double>();
         rec.rows.resize(in.get<std::uint64_t>());
@@ -610,7 +611,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     const auto children_of = [](const ga_options& o) { return o.population - ::fusedga::detail::effective_elitism(o); };
     std::vector<char> due(static_cast<std::size_t>(I), 0);
     for (int i = 0; i < I; ++i) {
-      if (latest[static_cast<std::size_t>(i)].stalled < *options.restarts.stall_generations) continue;
+      if (!latest[static_cast<std::size_t>(i)].restart_due) continue;
       const int k = restarts[static_cast<std::size_t>(i)];
       const ga_options now = start_options(i, k), next = start_options(i, k + 1);
       const std::uint64_t after = children - children_of(now) + children_of(next);
