@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "expr/interp_ops.hpp"
+#include "expr/table_source.hpp"
 #include "fusedga/core/error.hpp"
 
 namespace fusedga::expr {
@@ -63,20 +64,15 @@ std::string function_name(function fn, dialect d) {
   return lib + "atan2";
 }
 
-/// The array of table constant `slot` in the generated source (tables_source).
-std::string table_name(int slot) { return "fusedga_table_" + std::to_string(slot); }
-
 /// Every table constant as an array of R, once per translation unit, before the problem type that reads
 /// them through jit_lookup: `constexpr` on the host, `__device__ const` (global memory; a table may exceed
 /// the 64 KiB of __constant__) for NVRTC.
 std::string tables_source(const program& p, dialect d) {
   std::string out;
-  for (std::size_t q = 0; q < p.tables.size(); ++q) {
-    out += std::string(d == dialect::device ? "__device__ const" : "constexpr") + " R " + table_name(static_cast<int>(q)) + "[] = {";
-    const std::vector<double>& values = p.tables[q].values;
-    for (std::size_t k = 0; k < values.size(); ++k) out += (k % 8 == 0 ? "\n    " : " ") + literal(values[k], "R", d) + ",";
-    out += "\n};\n\n";
-  }
+  for (std::size_t q = 0; q < p.tables.size(); ++q)
+    out += detail::table_array(d == dialect::device ? "__device__ const" : "constexpr", static_cast<int>(q),
+                               p.tables[q].values, [d](double v) { return literal(v, "R", d); }) +
+           "\n";
   return out;
 }
 
@@ -124,8 +120,9 @@ class body_writer {
       case node_kind::power: return power(n, type);
       case node_kind::lookup: {
         const std::string e = value(n.a, type);
-        return define(type, "::fusedga::expr::jit_lookup<" + type + ">(" + table_name(n.slot) + ", " +
-                                std::to_string(p_.tables.at(static_cast<std::size_t>(n.slot)).values.size()) + ", " + e + ")");
+        return define(type, "::fusedga::expr::jit_lookup<" + type + ">(" + detail::table_name(n.slot) + ", " +
+                                std::to_string(p_.tables.at(static_cast<std::size_t>(n.slot)).values.size()) + ", " +
+                                e + ")");
       }
       case node_kind::call: {
         const std::string a = value(n.a, type);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "expr/table_source.hpp"
 #include "expr/tape_ops.hpp"
 #include "fusedga/core/error.hpp"
 #include "fusedga/expr/jacobian_evaluator.hpp"
@@ -25,8 +26,6 @@ std::string literal(double v, bool host) {
 
 std::string t(int id) { return "t" + std::to_string(id); }
 
-std::string table_name(int q) { return "fusedga_table_" + std::to_string(q); }
-
 /// The tables that live lookups read, as arrays of R, and fusedga_lookup: jit_lookup (jit_elements.hpp)
 /// written out, since this source includes no FusedGA header.
 std::string tables_source(const jacobian_tape& tape, const std::vector<bool>& live, bool host) {
@@ -36,12 +35,9 @@ std::string tables_source(const jacobian_tape& tape, const std::vector<bool>& li
   if (used.empty()) return "";
   const std::string space = host ? "" : "__device__ ";
   std::string out;
-  for (const int q : used) {
-    out += space + "const R " + table_name(q) + "[] = {";
-    const std::vector<double>& values = tape.tables.at(static_cast<std::size_t>(q));
-    for (std::size_t k = 0; k < values.size(); ++k) out += (k % 8 == 0 ? "\n    " : " ") + literal(values[k], host) + ",";
-    out += "\n};\n";
-  }
+  for (const int q : used)
+    out += detail::table_array(space + "const", q, tape.tables.at(static_cast<std::size_t>(q)),
+                               [host](double v) { return literal(v, host); });
   out += space + "inline R fusedga_lookup(const R* table, int n, R e) {\n";
   out += "  const R k = " + std::string(host ? "std::" : "") + "floor(e + R(0.5));\n";
   out += "  return k >= R(0) && k < R(n) ? table[static_cast<int>(k)] : " + literal(NAN, host) + ";\n}\n";
@@ -93,7 +89,8 @@ std::string expression(const tape_entry& e, bool host, const jacobian_tape& tape
       return "((" + t(e.a) + " > " + t(e.b) + " || " + t(e.a) + " != " + t(e.a) + ") ? " + t(e.c) + " : " + t(e.e) + ")";
     case tape_op::lookup: {
       const auto q = static_cast<std::size_t>(e.value);
-      return "fusedga_lookup(" + table_name(static_cast<int>(q)) + ", " + std::to_string(tape.tables.at(q).size()) + ", " + t(e.a) + ")";
+      return "fusedga_lookup(" + detail::table_name(static_cast<int>(q)) + ", " +
+             std::to_string(tape.tables.at(q).size()) + ", " + t(e.a) + ")";
     }
   }
   throw error("Jacobian codegen: unknown tape operation");
