@@ -63,3 +63,14 @@ def test_island_mistakes_are_located_at_the_argument():
         fusedga.solve("classic/sphere", islands=dict(count=2, migration=dict(topology="star")))
     with pytest.raises(fusedga.ConfigError, match=r"ga\.restarts\.stall_generations: expected an integer"):
         fusedga.solve("classic/sphere", islands=dict(count=2), restarts=dict(stall_generations=0))
+
+
+def test_restarts_that_wait_for_convergence_are_read_and_checked():
+    # DE on Rastrigin d = 2 converges within its max_stall_generations: it still restarts.
+    r = fusedga.solve("classic/rastrigin", params={"dimension": 2}, population=20, generations=300, seed=5,
+                      backend="serial", algorithm="de",
+                      restarts=dict(stall_generations=10, convergence_tolerance=1e-8, max_stall_generations=20))
+    assert r.restarts > 0
+    with pytest.raises(fusedga.ConfigError, match=r"ga\.restarts\.max_stall_generations: max_stall_generations "
+                                                  r"needs convergence_tolerance"):
+        fusedga.solve("classic/sphere", restarts=dict(stall_generations=10, max_stall_generations=20))
