@@ -175,7 +175,7 @@ std::vector<start_span> run_starts(const Problem& p, std::optional<double> toler
   o.restarts.stall_generations = 10;
   o.restarts.population_growth = 1;
   o.restarts.convergence_tolerance = tolerance;
-  o.restarts.max_stall_generations = 40;
+  if (tolerance) o.restarts.max_stall_generations = 40;
   o.mutation.rate = 1;
   o.mutation.eta = 0;
   std::vector<generation_stats> rows;
@@ -233,4 +233,19 @@ TEST_CASE("restart_due: stalled, then converged or past max_stall_generations", 
   small.best_objective = 0;
   small.mean_objective = 5e-4;
   CHECK(detail::restart_due(r, 10, small));
+}
+
+TEST_CASE("restarts: max_stall_generations without convergence_tolerance, or below the stall, is refused by name",
+          "[restarts][validate]") {
+  ga_options o;
+  o.population = 50;
+  o.restarts.stall_generations = 10;
+  o.restarts.max_stall_generations = 20;  // would be ignored: a start ends at the stall without a tolerance
+  REQUIRE_THROWS_WITH(solve(CQ{}, o, backend::serial{}),
+                      Catch::Contains("ga.restarts.max_stall_generations: needs convergence_tolerance"));
+  o.restarts.convergence_tolerance = 1e-8;
+  o.restarts.max_stall_generations = 9;
+  REQUIRE_THROWS_WITH(solve(CQ{}, o, backend::serial{}),
+                      Catch::Contains("ga.restarts.max_stall_generations: expected an integer >= stall_generations "
+                                      "= 10, got 9"));
 }

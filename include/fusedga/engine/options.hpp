@@ -116,7 +116,8 @@ struct restart_options {
   double population_growth = 2;          ///< >= 1
   /// >= 0, relative; empty = restart at `stall_generations` whether or not the population has converged.
   std::optional<double> convergence_tolerance;
-  /// >= stall_generations; the restart without convergence (with convergence_tolerance); empty = 5 × stall_generations.
+  /// >= stall_generations, only with convergence_tolerance: the restart without convergence; empty = 5 ×
+  /// stall_generations.
   std::optional<int> max_stall_generations;
   /// max_stall_generations, else 5 × stall_generations. @pre stall_generations has a value.
   int max_stall() const { return max_stall_generations.value_or(5 * *stall_generations); }

@@ -84,6 +84,10 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
                 "ga.restarts.convergence_tolerance: expected a number in [0, 1], got " +
                     detail::spec_number(*o.restarts.convergence_tolerance));
   if (o.restarts.max_stall_generations)
+    check_range(o.restarts.convergence_tolerance.has_value(),
+                "ga.restarts.max_stall_generations: needs convergence_tolerance (without it, a start ends at "
+                "stall_generations)");
+  if (o.restarts.max_stall_generations)
     check_range(
         o.restarts.stall_generations && *o.restarts.max_stall_generations >= *o.restarts.stall_generations,
         "ga.restarts.max_stall_generations: expected an integer >= stall_generations" +
