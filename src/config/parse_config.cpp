@@ -405,7 +405,7 @@ void read_restarts(const located& section, restart_options& out) {
     out.convergence_tolerance = detail::read_number(*tolerance, detail::number_in(0, 1));
   if (const auto most = m.get("max_stall_generations"); most && !most->is_null()) {
     if (!out.convergence_tolerance)
-      most->fail("max_stall_generations needs convergence_tolerance (without it, a start ends at stall_generations)");
+      most->fail(std::string("max_stall_generations ") + detail::max_stall_needs_tolerance);
     out.max_stall_generations =
         static_cast<int>(detail::read_int(*most, detail::integer_at_least(*out.stall_generations)));
   }

@@ -42,6 +42,11 @@ void check_genes(const operator_family& family, Kind kind, bool real_genes) {
                      (real_genes ? "integer" : "real") + " genes; for " + (real_genes ? "real" : "integer") +
                      " genes use one of: " + operator_names(family, real_genes));
 }
+/// Why max_stall_generations without convergence_tolerance is refused (validate and the config reader): it
+/// would be ignored.
+inline constexpr const char* max_stall_needs_tolerance =
+    "needs convergence_tolerance (without it, a start ends at stall_generations)";
+
 }  // namespace detail
 
 /**
@@ -83,16 +88,15 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
     check_range(*o.restarts.convergence_tolerance >= 0 && *o.restarts.convergence_tolerance <= 1,
                 "ga.restarts.convergence_tolerance: expected a number in [0, 1], got " +
                     detail::spec_number(*o.restarts.convergence_tolerance));
-  if (o.restarts.max_stall_generations)
+  if (o.restarts.max_stall_generations) {
     check_range(o.restarts.convergence_tolerance.has_value(),
-                "ga.restarts.max_stall_generations: needs convergence_tolerance (without it, a start ends at "
-                "stall_generations)");
-  if (o.restarts.max_stall_generations)
+                std::string("ga.restarts.max_stall_generations: ") + detail::max_stall_needs_tolerance);
     check_range(
         o.restarts.stall_generations && *o.restarts.max_stall_generations >= *o.restarts.stall_generations,
         "ga.restarts.max_stall_generations: expected an integer >= stall_generations" +
             (o.restarts.stall_generations ? " = " + std::to_string(*o.restarts.stall_generations) : std::string()) +
             ", got " + std::to_string(*o.restarts.max_stall_generations));
+  }
   detail::check_parameters(de_family, o.de, population);
   if (o.algorithm == algorithm_kind::de) {
     // rand/1/bin draws three individuals besides the target; current-to-pbest/1 two
