@@ -48,3 +48,16 @@ def test_a_table_constant_is_read_at_the_rounded_index():
                            constants={"P": np.array([4.0, 2.5, 1.5, 3.0]), "g": 9.81})
     r = fusedga.solve(e, population=100, generations=20, seed=1, backend="tbb")
     assert r.objective == 1.5 and 1.5 <= r.x[0] < 2.5
+
+
+def test_integer_variables_come_back_as_integers_at_the_lattice_optimum():
+    # minimize (n - 2.4)^2 + (m + 1.6)^2 + (r - 0.3)^2 with n, m integer: the optimum is n = 2, m = -2, r = 0.3.
+    e = fusedga.Expression(variables={"n": {"bounds": (-5, 5), "integer": True},
+                                      "m": {"size": 1, "bounds": (-5.5, 5.5), "integer": True}, "r": (-1, 1)},
+                           objective="(n - 2.4)^2 + (m[0] + 1.6)^2 + (r - 0.3)^2")
+    r = fusedga.solve(e, population=100, generations=200, seed=4, backend="tbb")
+    assert r["n"] == 2.0 and r["m"] == pytest.approx([-2.0], abs=0)
+    assert r.objective == pytest.approx(0.16 + 0.16, abs=1e-9)
+    with pytest.raises(fusedga.ConfigError, match="integer variable 'n' has bounds"):
+        fusedga.solve(fusedga.Expression(variables={"n": {"bounds": (0.2, 0.8), "integer": True}}, objective="n"),
+                      population=10, generations=1)

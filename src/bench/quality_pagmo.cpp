@@ -53,8 +53,10 @@ struct expression_udp {
   double eps = 1e-4;
   std::shared_ptr<run_log> log;  // shared by pagmo's copies of the problem
 
-  pagmo::vector_double fitness(const pagmo::vector_double& x) const {
+  pagmo::vector_double fitness(const pagmo::vector_double& genes) const {
     const expr::program& p = *program;
+    pagmo::vector_double x = genes;
+    p.round_integer_genes(x.data());  // pagmo's algorithms see integer variables as real ones
     // pagmo's fitness layout: [f, h_1..h_p (equalities), g_1..g_m (inequalities)], each kind in declaration order.
     pagmo::vector_double out(1 + static_cast<std::size_t>(p.equality_count()), 0.0);
     const double sign = p.sense == Sense::maximize ? -1.0 : 1.0;

@@ -38,7 +38,7 @@ const std::vector<std::string> top_level_keys = {"problem", "ga",      "stop",  
 const std::vector<std::string> builtin_problem_keys = {"builtin", "params"};
 const std::vector<std::string> expression_problem_keys = {"name",      "sense",       "variables", "constants",
                                                           "objective", "constraints", "engine"};
-const std::vector<std::string> vector_variable_keys = {"size", "bounds"};
+const std::vector<std::string> vector_variable_keys = {"size", "bounds", "integer"};
 const std::vector<std::string> ga_keys = {"population", "generations", "seed",     "selection",
                                           "crossover",  "mutation",    "elitism",  "constraint_handling",
                                           "algorithm",  "survival",    "de",       "restarts",
@@ -141,10 +141,11 @@ std::pair<double, double> read_bound_pair(const located& v) {
   return {l, h};
 }
 
-/// `problem.variables:` — `x: [lo, hi]` (a scalar) or `x: {size: n, bounds: [lo, hi]}` (a vector; bounds may
-/// also be a list of n pairs, one per element).
+/// `problem.variables:` — `x: [lo, hi]` (a scalar), `x: {bounds: [lo, hi], integer: true}` (a scalar, in the
+/// long form) or `x: {size: n, bounds: [lo, hi]}` (a vector; bounds may also be a list of n pairs, one per
+/// element); `integer: true` makes every element an integer variable (expr::variable_decl).
 std::vector<expr::variable_decl> read_variables(const located& section) {
-  const yaml_map vars(section, {"NAME: [lower, upper]", "NAME: {size: n, bounds: [lower, upper]}"});
+  const yaml_map vars(section, {"NAME: [lower, upper]", "NAME: {size: n, bounds: [lower, upper], integer: true}"});
   if (vars.keys().empty())
     section.expected("a map of variables (NAME: [lower, upper] or NAME: {size: n, bounds: [lower, upper]})");
   std::vector<expr::variable_decl> out;
@@ -159,9 +160,11 @@ std::vector<expr::variable_decl> read_variables(const located& section) {
       m.check_keys(vector_variable_keys);
       const auto size = m.get("size");
       const auto bounds = m.get("bounds");
-      if (!size || !bounds) v.expected("a vector variable {size: n, bounds: [lower, upper]}");
-      d.vector = true;
-      d.size = static_cast<int>(detail::read_int(*size, detail::integer_in(1, 1 << 20)));
+      if (!bounds) v.expected("a variable {bounds: [lower, upper]} (a vector: {size: n, bounds: [lower, upper]})");
+      if (const auto integer = m.get("integer"))
+        d.integer = detail::read_enum(*integer, choice_list<bool>{{"true", true}, {"false", false}});
+      d.vector = size.has_value();
+      d.size = size ? static_cast<int>(detail::read_int(*size, detail::integer_in(1, 1 << 20))) : 1;
       const YAML::Node& b = bounds->node();
       if (b.IsSequence() && b.size() > 0 && b[0].IsSequence()) {  // one pair per element
         if (static_cast<int>(b.size()) != d.size)

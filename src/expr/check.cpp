@@ -54,6 +54,20 @@ symbol_table check_declarations(const problem_source& source, program& out) {
       if (d.lower[k] > d.upper[k])
         fail(from, d.where,
              fmt::format("bounds of '{}' have lower {} > upper {}; expected lower <= upper", element, d.lower[k], d.upper[k]));
+      if (d.integer && std::ceil(d.lower[k]) > std::floor(d.upper[k]))
+        fail(from, d.where,
+             fmt::format("integer variable '{}' has bounds [{}, {}], which hold no integer; expected bounds around at "
+                         "least one integer",
+                         element, d.lower[k], d.upper[k]));
+      if (d.integer && std::max(std::fabs(d.lower[k]), std::fabs(d.upper[k])) > 0x1p51)
+        fail(from, d.where,
+             fmt::format("integer variable '{}' has bounds [{}, {}]; expected bounds within +-2^51, where rounding "
+                         "half up is exact",
+                         element, d.lower[k], d.upper[k]));
+      if (d.integer && std::floor(d.upper[k]) - std::ceil(d.lower[k]) >= 4294967295.0)
+        fail(from, d.where,
+             fmt::format("integer variable '{}' has bounds [{}, {}]: 2^32 or more integers; expected fewer", element,
+                         d.lower[k], d.upper[k]));
     }
     if (genes + d.size > INT_MAX) fail(from, d.where, "too many genes: more than 2^31-1 in all");
     variable v;
@@ -61,8 +75,14 @@ symbol_table check_declarations(const problem_source& source, program& out) {
     v.first_gene = static_cast<int>(genes);
     v.size = d.size;
     v.vector = d.vector;
+    v.integer = d.integer;
     v.lower = d.lower;
     v.upper = d.upper;
+    if (d.integer)  // the integers in the declared bounds: [6.51, 76.49] is 7 .. 76
+      for (std::size_t k = 0; k < n; ++k) {
+        v.lower[k] = std::ceil(v.lower[k]);
+        v.upper[k] = std::floor(v.upper[k]);
+      }
     v.where = d.where;
     genes += d.size;
     table.by_name.emplace(d.name, symbol{true, static_cast<int>(out.variables.size()), 0});

@@ -118,7 +118,14 @@ std::string generate_numpy_source(const program& p) {
   out += "def evaluate(X):\n";
   out += "    X = np.atleast_2d(np.asarray(X, dtype=np.float64))\n";
   out += "    n = X.shape[0]\n";
-  out += "    x = [X[:, j] for j in range(DIMENSION)]\n";
+  if (p.has_integer_variables()) {  // integer variables rounded half up, as the engine keeps them
+    std::vector<double> integer;
+    for (const variable& v : p.variables) integer.insert(integer.end(), static_cast<std::size_t>(v.size), v.integer);
+    out += fmt::format("    INTEGER = {}\n", list_of(integer));
+    out += "    x = [np.floor(X[:, j] + 0.5) if INTEGER[j] else X[:, j] for j in range(DIMENSION)]\n";
+  } else {
+    out += "    x = [X[:, j] for j in range(DIMENSION)]\n";
+  }
   out += "    with np.errstate(all='ignore'):\n";
   out += fmt::format("        f = np.broadcast_to({}, (n,)).astype(np.float64)\n", print(p.objective));
   out += "        G = np.empty((n, N_INEQUALITY))\n        H = np.empty((n, N_EQUALITY))\n";

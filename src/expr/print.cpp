@@ -135,7 +135,7 @@ class printer {
 std::string interval(double lower, double upper) { return fmt::format("[{}, {}]", lower, upper); }
 
 /// "x in [1, 25]", "v[0..4] in [0, 1]", or per-element bounds (the first few).
-std::string describe(const variable& v) {
+std::string describe_bounds(const variable& v) {
   if (!v.vector) return v.name + " in " + interval(v.lower.at(0), v.upper.at(0));
   const std::string name = v.size == 1 ? v.name + "[0]" : fmt::format("{}[0..{}]", v.name, v.size - 1);
   const bool uniform = std::all_of(v.lower.begin(), v.lower.end(), [&](double l) { return l == v.lower[0]; }) &&
@@ -147,6 +147,9 @@ std::string describe(const variable& v) {
     out += (k ? ", " : "") + interval(v.lower.at(static_cast<std::size_t>(k)), v.upper.at(static_cast<std::size_t>(k)));
   return out + (v.size > shown ? ", ... (per element)" : " (per element)");
 }
+
+/// describe_bounds, then " (integer)" for an integer variable.
+std::string describe(const variable& v) { return describe_bounds(v) + (v.integer ? " (integer)" : ""); }
 
 /// The constraint text on one line (a YAML multi-line scalar keeps its newlines).
 std::string one_line(std::string text) {

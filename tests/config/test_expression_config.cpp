@@ -8,6 +8,8 @@
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
 #include "fusedga/expr/ast.hpp"
+#include "fusedga/expr/expression_problem.hpp"
+#include "fusedga/expr/parse.hpp"
 #include "fusedga/expr/interpreter.hpp"
 
 using namespace fusedga;
@@ -78,6 +80,51 @@ TEST_CASE("expression problem: vectors, constants, name and engine", "[config][e
   CHECK(p.gene_names()[4] == "v[1]");
 }
 
+TEST_CASE("expression problem: integer variables", "[config][expression][integer]") {
+  const run_config cfg = parse_config(R"(problem:
+  variables:
+    n: {bounds: [0.51, 70.49], integer: true}
+    x: {size: 3, bounds: [[6.51, 76.49], [-2.5, 2.5], [3, 3]], integer: true}
+    w: {size: 2, bounds: [0, 1], integer: false}
+    r: [0.5, 1.5]
+  objective: "n + x[0] + w[1] + r"
+)",
+                                      "run.yaml");
+  const expr::program& p = *cfg.problem.expression;
+  REQUIRE(p.variables.size() == 4);
+  CHECK(p.variables[0].integer);
+  CHECK_FALSE(p.variables[0].vector);  // the long form of a scalar
+  CHECK(p.variables[0].lower == std::vector<double>{1});  // the integers in the declared bounds
+  CHECK(p.variables[0].upper == std::vector<double>{70});
+  CHECK(p.variables[1].integer);
+  CHECK(p.variables[1].lower == std::vector<double>{7, -2, 3});
+  CHECK(p.variables[1].upper == std::vector<double>{76, 2, 3});
+  CHECK_FALSE(p.variables[2].integer);
+  CHECK(p.variables[2].upper == std::vector<double>{1, 1});
+  CHECK_FALSE(p.variables[3].integer);
+  CHECK(p.variables[3].lower == std::vector<double>{0.5});
+  const expr::expression_problem<double, Sense::minimize> problem{&p, nullptr};
+  const Bounds<double> b = problem.bounds();
+  CHECK(b.integer == std::vector<std::uint8_t>{1, 1, 1, 1, 0, 0, 0});
+  CHECK_NOTHROW(b.validate(7));
+  CHECK(expr::describe(p).find("n in [1, 70] (integer); x[0..2] in [7, 76], [-2, 2], [3, 3] (per element) (integer); "
+                               "w[0..1] in [0, 1]; r in [0.5, 1.5]") != std::string::npos);
+  // without an integer variable the bounds carry no marks (the kernels skip the rounding)
+  const run_config plain = parse_config(quadratic, "run.yaml");
+  CHECK(expr::expression_problem<double, Sense::maximize>{&*plain.problem.expression, nullptr}.bounds().integer.empty());
+}
+
+TEST_CASE("expression problem: integer variable errors are located", "[config][expression][integer][errors]") {
+  CHECK(error_of("problem:\n  variables: {n: {bounds: [0.2, 0.8], integer: true}}\n  objective: n\n") ==
+        "run.yaml:2:18: problem.variables.n: integer variable 'n' has bounds [0.2, 0.8], which hold no integer; "
+        "expected bounds around at least one integer");
+  CHECK(error_of("problem:\n  variables: {n: {bounds: [0, 5], integer: yes}}\n  objective: n\n")
+            .rfind("run.yaml:2:44: problem.variables.n.integer: expected one of (true, false), got yes", 0) == 0);
+  CHECK(error_of("problem:\n  variables: {n: {integer: true}}\n  objective: n\n") ==
+        "run.yaml:2:18: problem.variables.n: expected a variable {bounds: [lower, upper]} (a vector: {size: n, "
+        "bounds: [lower, upper]}), got a map");
+}
+
 TEST_CASE("expression problem: table constants", "[config][expression][table]") {
   const run_config cfg = parse_config(R"(problem:
   constants: {P: [3.175, 5.715, 8.255, 12.7], g: 9.81}
@@ -124,8 +171,8 @@ TEST_CASE("expression problem: YAML-level errors are located", "[config][express
   CHECK(error_of("problem:\n  variables: {x: [0, 1]}\n  objective: x\n  sense: maximise\n") ==
         "run.yaml:4:10: problem.sense: expected one of (minimize, maximize), got maximise; did you mean maximize?");
   CHECK(error_of("problem:\n  variables: {x: {size: 2, bound: [0, 1]}}\n  objective: x[0]\n")
-            .rfind("run.yaml:2:28: problem.variables.x.bound: unknown key, expected one of (size, bounds); did you "
-                   "mean bounds?",
+            .rfind("run.yaml:2:28: problem.variables.x.bound: unknown key, expected one of (size, bounds, integer); "
+                   "did you mean bounds?",
                    0) == 0);
   CHECK(error_of("problem:\n  variables: {x: {size: 2, bounds: [[0, 1]]}}\n  objective: x[0]\n") ==
         "run.yaml:2:36: problem.variables.x.bounds: expected a list of 2 [lower, upper] pairs (one per element), got a "

@@ -31,3 +31,29 @@ TEST_CASE("bounds whose width overflows are rejected, so no gene is ever infinit
   CHECK_NOTHROW(Bounds<double>({0}, {big}).validate(1));  // the widest range that still fits
   CHECK_NOTHROW(Bounds<double>({-big / 2}, {big / 2}).validate(1));
 }
+
+TEST_CASE("integer marks: real genes only, one per gene, 0 or 1, integer bounds", "[bounds]") {
+  Bounds<double> b({0, 1.5}, {3, 2.5});
+  b.integer = {1, 0};
+  CHECK_NOTHROW(b.validate(2));  // gene 1 is real: its bounds need not be integers
+  CHECK(b.view().integer == b.integer.data());
+  b.integer = {0, 1};
+  CHECK_THROWS_WITH(b.validate(2), Catch::Contains("gene 1: an integer variable needs integer bounds"));
+  b.integer = {1};
+  CHECK_THROWS_WITH(b.validate(2), Catch::Contains("expected 2 integer marks (one per gene), got 1"));
+  b.integer = {2, 0};
+  CHECK_THROWS_WITH(b.validate(2), Catch::Contains("gene 0: integer mark must be 0 or 1"));
+  b.integer = {};
+  CHECK(b.view().integer == nullptr);  // no mark: kernels skip the rounding
+  Bounds<double> wide({0}, {4294967295.0});
+  wide.integer = {1};
+  CHECK_THROWS_WITH(wide.validate(1), Catch::Contains("2^32 or more values"));
+  Bounds<float> far({0}, {8388608.0f});  // 2^23: floor(y + 0.5f) is no longer exact
+  far.integer = {1};
+  CHECK_THROWS_WITH(far.validate(1), Catch::Contains("within +-2^22 in float"));
+  far.upper = {4194304.0f};
+  CHECK_NOTHROW(far.validate(1));
+  Bounds<std::int32_t> ints({0}, {3});
+  ints.integer = {1};
+  CHECK_THROWS_WITH(ints.validate(1), Catch::Contains("integer marks are for real genes"));
+}

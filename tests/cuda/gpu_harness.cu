@@ -9,6 +9,7 @@
 
 #include "cuda/expr_device_problem.hpp"  // the GPU JIT's problem type (src/cuda/)
 #include "cuda/gpu_harness.hpp"
+#include "cuda/integer_cq.hpp"
 #include "cuda/plain_gene_sum.hpp"
 #include "cuda/run_engine.hpp"
 
@@ -62,6 +63,7 @@ FUSEDGA_TEST_GPU(fusedga::problems::GeneSum<float>);
 FUSEDGA_TEST_GPU(fusedga::problems::ConstrainedQuadratic<double>);
 FUSEDGA_TEST_GPU(fusedga::problems::ConstrainedQuadratic<float>);
 FUSEDGA_TEST_GPU(fusedga::problems::Rastrigin<double>);
+FUSEDGA_TEST_GPU(cuda_test::integer_cq);
 FUSEDGA_TEST_GPU(cuda_test::plain_gene_sum);
 
 }  // namespace cuda_test

@@ -6,6 +6,7 @@
 // (problem, options, generations, start, graphs) -> gpu_run<Problem>.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include <fusedga/problems/seed/gene_sum.hpp>
 
 #include "cuda/host_population.hpp"
+#include "cuda/integer_cq.hpp"
 #include "cuda/plain_gene_sum.hpp"
 
 namespace cuda_test {
@@ -283,6 +285,30 @@ void de_parity(Run run, std::size_t population, std::size_t wide_population, int
     o.population = wide_population;
     check_de_parity(run, wide, o, generations, exact_math);
   }
+}
+
+/// Integer variables among real genes (integer_cq.hpp): the device's initial population (each integer equally
+/// likely) bitwise the CPU's, and its genes integral there after 3 GA generations; one GA generation (SBX and
+/// polynomial mutation, then the rounding) and `generations` SHADE generations from the CPU's population,
+/// bitwise the CPU's.
+template <class Run>
+void integer_variable_parity(Run run, std::size_t population, int generations) {
+  fusedga::ga_options o;
+  o.population = population;
+  {
+    fusedga::engine<integer_cq, fusedga::backend::serial> cpu(integer_cq{}, o, fusedga::backend::serial{});
+    cpu.initialize();
+    const gpu_run<integer_cq> gpu = run(integer_cq{}, o, 3, static_cast<const host_population<integer_cq>*>(nullptr), true);
+    CHECK(bitwise_difference(cpu_state(cpu), gpu.initial) == "");
+    int fractional = 0;
+    for (std::size_t i = 0; i < gpu.final.n; ++i)
+      for (int j : {0, 2}) fractional += std::floor(gpu.final.genes[i * 3 + j]) != gpu.final.genes[i * 3 + j];
+    CHECK(fractional == 0);
+  }
+  check_real_parity(run, integer_cq{}, o, real_parity::exact);
+  o.generations = generations;
+  o.algorithm = fusedga::algorithm_kind::de;
+  check_de_parity(run, integer_cq{}, o, generations, true);
 }
 
 }  // namespace cuda_test

@@ -58,6 +58,11 @@ TEST_CASE("gpu: differential evolution matches the CPU (bitwise on an arithmetic
   de_parity(on_gpu, 20001, 2001, 5, false);  // false: Rastrigin's cos is libdevice's on the GPU
 }
 
+TEST_CASE("gpu: integer variables among real genes - GA and DE rounding equal the CPU bitwise", "[cuda][gpu][integer]") {
+  FUSEDGA_REQUIRE_GPU();
+  integer_variable_parity(on_gpu, 20001, 5);
+}
+
 TEST_CASE("gpu: graph launches and direct launches give identical runs", "[cuda][gpu]") {
   FUSEDGA_REQUIRE_GPU();
   ga_options o;

@@ -55,7 +55,7 @@ class cpu_executor {
   template <class Backend>
   cpu_executor(const Problem&, const kernel_params<Problem>& kp, const Bounds<gene>& bounds, const Backend& backend)
       : loop_(backend), bounds_(bounds), kp_(kp) {
-    kp_.bounds = {bounds_.lower.data(), bounds_.upper.data()};
+    kp_.bounds = bounds_.view();
     const int d = kp.dimension;
     // Before allocating: a run that cannot fit is a clear error, not std::bad_alloc or the OOM killer.
     const std::size_t m = static_cast<std::size_t>(inequality_count(kp.problem));

@@ -6,7 +6,8 @@
 /// Required members of a problem type `P`:
 ///  - `using gene_type = double | float | an integer type;`
 ///  - `int dimension() const;`                        number of genes d >= 1
-///  - `fusedga::Bounds<gene_type> bounds() const;`     per-gene box constraints
+///  - `fusedga::Bounds<gene_type> bounds() const;`     per-gene box constraints (and, for real genes, which
+///                                                    are integer variables: Bounds::integer)
 ///  - `template <class X> FUSEDGA_HD double objective(const X& x) const;`
 /// Optional members (defaults in brackets):
 ///  - `static constexpr fusedga::Sense sense`          [minimize]

@@ -115,6 +115,7 @@ checkpoint_header make_checkpoint_header(const Problem& problem, const Bounds<Ge
   fnv1a64 b;
   b.add(bounds.lower.data(), bounds.lower.size() * sizeof(Gene));
   b.add(bounds.upper.data(), bounds.upper.size() * sizeof(Gene));
+  b.add(bounds.integer.data(), bounds.integer.size());  // nothing when no gene is an integer variable
   char hex[24];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(b.value));
   std::string& s = h.lines;

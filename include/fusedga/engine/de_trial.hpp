@@ -21,6 +21,7 @@
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/shade_state.hpp"
 #include "fusedga/operators/differential_evolution.hpp"
+#include "fusedga/operators/repair.hpp"
 
 namespace fusedga::detail {
 
@@ -106,6 +107,7 @@ FUSEDGA_HD inline void de_trial_from(const kernel_params<Problem>& kp, const de_
       trial[j] = de_midpoint_repair(y, x, kp.bounds.lower[j], kp.bounds.upper[j]);
     }
   }
+  round_integer_genes(kp.bounds, d, trial, 1);
 }
 
 /// Writes target i's trial (mutant, binomial crossover, midpoint repair) into `trial` (d genes).

@@ -4,6 +4,7 @@
 /// init tiles (passes.hpp) and the CUDA init kernel (kernels.cuh) both call it.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/rng.hpp"
@@ -11,6 +12,18 @@
 #include "fusedga/operators/uniform_reset_mutation.hpp"
 
 namespace fusedga::detail {
+
+/// An integer variable's initial gene (Bounds::integer): each integer of [lo, hi] (integer bounds) equally
+/// likely, up to 2^-32 bias, as uniform_reset_mutation draws a gene of an integer type.
+template <class Gene>
+FUSEDGA_HD FUSEDGA_INLINE Gene integer_variable_draw(Gene lo, Gene hi, std::uint32_t u) {
+  if constexpr (std::is_floating_point_v<Gene>) {
+    const auto span = static_cast<std::uint32_t>(static_cast<std::int64_t>(hi - lo) + 1);
+    return lo + static_cast<Gene>(below(u, span));
+  } else {
+    return uniform_reset_mutation::draw(lo, hi, u);
+  }
+}
 
 /**
  * Genes [4·block, 4·block + 4) ∩ [0, d) of individual `i` into `row` (its d
@@ -22,7 +35,9 @@ FUSEDGA_HD FUSEDGA_INLINE void initial_gene_block(const kernel_params<Problem>& 
   const draws4 r = kp.rng(i, 0, stream::init, static_cast<std::uint32_t>(block));
   const int first = 4 * block;
   for (int j = first; j < first + 4 && j < kp.dimension; ++j)
-    row[j] = uniform_reset_mutation::draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j - first]);
+    row[j] = kp.bounds.integer != nullptr && kp.bounds.integer[j]
+                 ? integer_variable_draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j - first])
+                 : uniform_reset_mutation::draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j - first]);
 }
 
 }  // namespace fusedga::detail

@@ -45,7 +45,7 @@ inline std::uint32_t repair_lane(const kernel_params<Problem>& kp, gene_t<Proble
   const auto repair = [&](G* x) {
     return static_cast<std::uint32_t>(gradient_repair(kp.problem, x, d, ni, ne, kp.bounds.lower, kp.bounds.upper,
                                                       kp.equality_tolerance, kp.gradient_repair.iterations,
-                                                      scratch.data()));
+                                                      scratch.data(), kp.bounds.integer));
   };
   if constexpr (P == 1) {
     return repair(genes + l);  // a row: repaired where it is

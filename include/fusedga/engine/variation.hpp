@@ -278,6 +278,8 @@ FUSEDGA_INLINE void vary(const kernel_params<Problem>& kp, std::uint32_t first_p
     else
       mutate_loop<P>(kp, first_pair, generation, c1, c2, op);
   });
+  round_integer_genes(kp.bounds, kp.dimension, c1, P);
+  round_integer_genes(kp.bounds, kp.dimension, c2, P);
 }
 
 }  // namespace fusedga::detail

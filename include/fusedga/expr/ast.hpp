@@ -22,6 +22,7 @@
 ///    `lhs >= rhs` becomes g = rhs − lhs <= 0, `lhs == rhs` becomes
 ///    h = lhs − rhs with |h| <= eps. `<` and `>` are read as `<=` and `>=`.
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -80,7 +81,9 @@ struct variable {
   int first_gene = 0;
   int size = 1;                     ///< 1 for a scalar
   bool vector = false;              ///< declared with `size:` (must be indexed)
-  std::vector<double> lower, upper; ///< per element, lower <= upper
+  bool integer = false;             ///< an integer variable: its bounds are integers, its genes kept integral
+  std::vector<double> lower, upper; ///< per element, lower <= upper (integer variables: ceil and floor of the
+                                    ///< declared bounds)
   location where;
 };
 
@@ -115,6 +118,18 @@ struct program {
   int max_reduction_depth = 0;          ///< deepest nesting of reductions (index variables needed)
 
   int dimension() const { return variables.empty() ? 0 : variables.back().first_gene + variables.back().size; }
+  bool has_integer_variables() const {
+    for (const variable& v : variables)
+      if (v.integer) return true;
+    return false;
+  }
+  /// Rounds the integer variables' genes among the d genes x half up, in place (floor(x + 0.5), as the engine
+  /// keeps them): for evaluators outside the engine (the pagmo peer), so they solve the same problem.
+  void round_integer_genes(double* x) const {
+    for (const variable& v : variables)
+      if (v.integer)
+        for (int k = 0; k < v.size; ++k) x[v.first_gene + k] = std::floor(x[v.first_gene + k] + 0.5);
+  }
   int inequality_count() const { return count(constraint_kind::inequality); }
   int equality_count() const { return count(constraint_kind::equality); }
   /// Gene names: "x" for scalars, "x[3]" for vector elements.

@@ -20,8 +20,10 @@
 /// Includes are kept to the few core headers the generated code needs: this
 /// header's parse time is most of a JIT compile.
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "fusedga/core/bounds.hpp"
@@ -64,6 +66,14 @@ template <class G>
 void jit_append_bounds(Bounds<G>& b, int n, G lo, G hi) {
   b.lower.insert(b.lower.end(), static_cast<std::size_t>(n), lo);
   b.upper.insert(b.upper.end(), static_cast<std::size_t>(n), hi);
+}
+
+/// Marks genes [first, first + n) as integer variables (Bounds::integer) in a generated bounds() function, after
+/// every gene's bounds were appended.
+template <class G>
+void jit_mark_integer(Bounds<G>& b, int first, int n) {
+  b.integer.resize(b.lower.size(), 0);
+  std::fill_n(b.integer.begin() + first, n, std::uint8_t{1});
 }
 
 namespace jit_detail {

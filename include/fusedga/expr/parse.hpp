@@ -33,6 +33,7 @@ struct variable_decl {
   std::string name;
   int size = 1;                      ///< 1 for scalars
   bool vector = false;               ///< declared with `size:` (then it must be indexed)
+  bool integer = false;              ///< `integer: true`: every element takes integer values (Bounds::integer)
   std::vector<double> lower, upper;  ///< one pair per element (a single pair is broadcast by the caller)
   std::string key_path;              ///< "problem.variables.x"
   location where;

@@ -12,11 +12,13 @@
 /// x ← x − ∇C⁺·ΔC on the violated constraints).
 
 #include <cstddef>
+#include <cstdint>
 
 #include "fusedga/core/constraint_jacobian.hpp"
 #include "fusedga/core/macros.hpp"
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/core/small_linear_solve.hpp"
+#include "fusedga/operators/repair.hpp"
 
 namespace fusedga {
 
@@ -59,12 +61,17 @@ FUSEDGA_HD inline std::size_t gradient_repair_scratch(int d, int m) {
  * differences. The final check of a repaired child is the engine's regular
  * evaluation (already counted). Returns the evaluations spent.
  *
+ * `integer` (null, or d marks: bounds_view::integer): the step's integer variables are rounded after the
+ * clip (repair.hpp), so a step too short to reach the next integer leaves that gene unchanged (and the
+ * repair stops once a step moves no gene).
+ *
  * `scratch`: gradient_repair_scratch(d, m) values. Deterministic (no
  * randomness here; the caller draws the coin), `FUSEDGA_HD`, no allocation.
  */
 template <class P>
 FUSEDGA_HD inline int gradient_repair(const P& p, gene_t<P>* x, int d, int ni, int ne, const gene_t<P>* lower,
-                                      const gene_t<P>* upper, fitness_t<P> eps, int iterations, fitness_t<P>* scratch) {
+                                      const gene_t<P>* upper, fitness_t<P> eps, int iterations, fitness_t<P>* scratch,
+                                      const std::uint8_t* integer = nullptr) {
   using F = fitness_t<P>;
   using G = gene_t<P>;
   const int m = ni + ne;
@@ -100,6 +107,7 @@ FUSEDGA_HD inline int gradient_repair(const P& p, gene_t<P>* x, int d, int ni, i
       G v = static_cast<G>(x[j] - static_cast<G>(s[j]));
       v = v < lower[j] ? lower[j] : v;
       v = v > upper[j] ? upper[j] : v;
+      if (integer != nullptr && integer[j]) v = round_integer_gene(v);
       moved = moved || v != x[j];
       x[j] = v;
     }

@@ -51,6 +51,10 @@ TEST_CASE("differential evolution - more targets than de_update has threads, seg
   de_parity(emulated, 2049, 1537, 3, true);
 }
 
+TEST_CASE("integer variables among real genes - GA and DE rounding equal the CPU bitwise", "[cuda][integer]") {
+  integer_variable_parity(emulated, 301, 4);
+}
+
 // --- the emulator itself: it must catch what a GPU would get wrong or hang on ---
 
 TEST_CASE("emulator: shuffles and __syncthreads follow CUDA's semantics", "[cuda]") {

@@ -97,7 +97,11 @@ class cuda_executor {
     // Queued on the run's stream (the constructor's final synchronize completes them before `bounds` goes away).
     rt_.to_device(lower_.data(), bounds.lower.data(), d * sizeof(gene));
     rt_.to_device(upper_.data(), bounds.upper.data(), d * sizeof(gene));
-    kp_.bounds = {lower_.data(), upper_.data()};
+    if (!bounds.integer.empty()) {
+      integer_ = buffer<std::uint8_t>(static_cast<std::size_t>(d));
+      rt_.to_device(integer_.data(), bounds.integer.data(), static_cast<std::size_t>(d));
+    }
+    kp_.bounds = {lower_.data(), upper_.data(), bounds.integer.empty() ? nullptr : integer_.data()};
     eval_ = cuda_geometry::evaluation_launch(n_, d, sizeof(gene), Runtime::evaluation_min_blocks, separable);
     offspring_ = cuda_geometry::offspring_launch(kp_.pairs(), d, sizeof(gene), separable);
     de_launch_ = cuda_geometry::de_launch(n_);
@@ -573,6 +577,7 @@ class cuda_executor {
   population_type pop_[2];
   view_type views_[2]{};
   buffer<gene> lower_, upper_, best_genes_;
+  buffer<std::uint8_t> integer_;  ///< Bounds::integer on the device (unallocated when empty)
   buffer<tile_totals> totals_;
   buffer<candidate<key>> candidates_;
   buffer<std::uint32_t> elites_;

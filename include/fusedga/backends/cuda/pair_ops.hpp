@@ -94,6 +94,12 @@ FUSEDGA_HD FUSEDGA_INLINE void vary_gene(const kernel_params<Problem>& kp, const
   visit<G>(kp.mutation, [&](const auto& op) { mutate_pair(op, a, b, lo, hi, m); });
   a = clamp_to_bounds(a, lo, hi);
   b = clamp_to_bounds(b, lo, hi);
+  if constexpr (std::is_floating_point_v<G>) {
+    if (kp.bounds.integer != nullptr && kp.bounds.integer[j]) {  // repair.hpp's round_integer_genes, per gene
+      a = round_integer_gene(a);
+      b = round_integer_gene(b);
+    }
+  }
 }
 
 /// Both children of pair `pair` into rows c1, c2 (d genes each), from the parents `src` (stochastic ranking reads
