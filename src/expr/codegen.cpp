@@ -268,9 +268,9 @@ std::string bounds_function(const program& p) {
     }
   }
   for (const variable& v : p.variables)  // after every gene's bounds; none without integer variables, so the
-    if (v.integer)                         // generated text (and the JIT cache key) of other problems is unchanged
-      out += "    ::fusedga::expr::jit_mark_integer(b, " + std::to_string(v.first_gene) + ", " + std::to_string(v.size) +
-             ");\n";
+    if (v.integer)                       // generated text (and the JIT cache key) of other problems is unchanged
+      out += "    ::fusedga::expr::jit_mark_integer(b, " + std::to_string(v.first_gene) + ", " +
+             std::to_string(v.size) + ");\n";
   return out + "    return b;\n  }\n";
 }
 

@@ -3,17 +3,17 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "bench/quality_metrics.hpp"
 #include "bench/quality_pagmo.hpp"
@@ -57,6 +57,27 @@ std::string read(const fs::path& p) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+/// Runs `body` in python3 after loading the NumPy export of `p` as module `m`; returns its standard output, or
+/// nothing (with a warning) when python3 with numpy is missing.
+std::optional<std::string> run_numpy_export(const expr::program& p, const std::string& body) {
+  if (std::system("python3 -c 'import numpy' >/dev/null 2>&1") != 0) {
+    WARN("python3 with numpy not found: the NumPy export is not run");
+    return std::nullopt;
+  }
+  temp_dir t;
+  const std::string module = t.write("problem.py", expr::generate_numpy_source(p));
+  const std::string py =
+      t.write("run.py", "import importlib.util\nspec = importlib.util.spec_from_file_location('m', '" + module +
+                            "')\nm = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n" + body);
+  FILE* pipe = ::popen(("python3 " + py).c_str(), "r");
+  REQUIRE(pipe);
+  std::string out;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  ::pclose(pipe);
+  return out;
 }
 
 }  // namespace
@@ -282,20 +303,13 @@ TEST_CASE("quality peers: the NumPy export and the pagmo UDP equal the reference
   } else {
     WARN("pagmo not built: its adapter is not checked");
   }
-  if (std::system("python3 -c 'import numpy' >/dev/null 2>&1") != 0) {
-    WARN("python3 with numpy not found: the NumPy export is not run");
-    return;
-  }
-  temp_dir t;
-  const std::string module = t.write("problem.py", expr::generate_numpy_source(p));
   std::string point;
   for (double v : x) point += (point.empty() ? "" : ",") + std::to_string(v);
-  std::ostringstream script;
-  script << "import importlib.util, sys\nspec = importlib.util.spec_from_file_location('m', '" << module << "')\n"
-         << "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
-         << "f, G, H = m.evaluate([[" << point << "]])\n"
-         << "print(repr(float(f[0])), *[repr(float(v)) for v in H[0]], *[repr(float(v)) for v in G[0]])\n";
-  const std::string py = t.write("run.py", script.str());
+  const auto printed = run_numpy_export(p, "f, G, H = m.evaluate([[" + point +
+                                               "]])\n"
+                                               "print(repr(float(f[0])), *[repr(float(v)) for v in H[0]], "
+                                               "*[repr(float(v)) for v in G[0]])\n");
+  if (!printed) return;
   // The point printed with 6 decimals: evaluate the reference at the same rounded point.
   std::vector<double> rounded;
   for (double v : x) rounded.push_back(std::stod(std::to_string(v)));
@@ -303,12 +317,7 @@ TEST_CASE("quality peers: the NumPy export and the pagmo UDP equal the reference
   for (auto kind : {expr::constraint_kind::equality, expr::constraint_kind::inequality})
     for (std::size_t k = 0; k < p.constraints.size(); ++k)
       if (p.constraints[k].kind == kind) ref.push_back(expr::reference_constraint(p, static_cast<int>(k), rounded.data()));
-  FILE* pipe = ::popen(("python3 " + py).c_str(), "r");
-  REQUIRE(pipe);
-  char buffer[4096] = {};
-  const std::size_t n = std::fread(buffer, 1, sizeof buffer - 1, pipe);
-  ::pclose(pipe);
-  std::istringstream values(std::string(buffer, n));
+  std::istringstream values(*printed);
   for (double r : ref) {
     double v = 0;
     REQUIRE(values >> v);
@@ -330,22 +339,9 @@ TEST_CASE("quality peers: the NumPy export and the pagmo UDP round integer varia
   } else {
     WARN("pagmo not built: its adapter is not checked");
   }
-  if (std::system("python3 -c 'import numpy' >/dev/null 2>&1") != 0) {
-    WARN("python3 with numpy not found: the NumPy export is not run");
-    return;
-  }
-  temp_dir t;
-  const std::string module = t.write("problem.py", expr::generate_numpy_source(p));
-  const std::string py = t.write(
-      "run.py", "import importlib.util\nspec = importlib.util.spec_from_file_location('m', '" + module +
-                    "')\nm = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
-                    "f, G, H = m.evaluate([[2.4, 0.25], [2.5, 0.25], [-0.5, 0.5]])\nprint(*[repr(float(v)) for v in f])\n");
-  FILE* pipe = ::popen(("python3 " + py).c_str(), "r");
-  REQUIRE(pipe);
-  char buffer[256] = {};
-  const std::size_t n = std::fread(buffer, 1, sizeof buffer - 1, pipe);
-  ::pclose(pipe);
-  CHECK(std::string(buffer, n) == "20.25 30.25 0.5\n");
+  const auto printed = run_numpy_export(
+      p, "f, G, H = m.evaluate([[2.4, 0.25], [2.5, 0.25], [-0.5, 0.5]])\nprint(*[repr(float(v)) for v in f])\n");
+  if (printed) CHECK(*printed == "20.25 30.25 0.5\n");
 }
 
 TEST_CASE("quality bench: a tiny --quality run writes a complete report") {

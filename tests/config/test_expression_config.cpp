@@ -9,8 +9,8 @@
 #include "fusedga/core/error.hpp"
 #include "fusedga/expr/ast.hpp"
 #include "fusedga/expr/expression_problem.hpp"
-#include "fusedga/expr/parse.hpp"
 #include "fusedga/expr/interpreter.hpp"
+#include "fusedga/expr/parse.hpp"
 
 using namespace fusedga;
 
@@ -93,7 +93,7 @@ TEST_CASE("expression problem: integer variables", "[config][expression][integer
   const expr::program& p = *cfg.problem.expression;
   REQUIRE(p.variables.size() == 4);
   CHECK(p.variables[0].integer);
-  CHECK_FALSE(p.variables[0].vector);  // the long form of a scalar
+  CHECK_FALSE(p.variables[0].vector);                     // the long form of a scalar
   CHECK(p.variables[0].lower == std::vector<double>{1});  // the integers in the declared bounds
   CHECK(p.variables[0].upper == std::vector<double>{70});
   CHECK(p.variables[1].integer);
@@ -111,7 +111,8 @@ TEST_CASE("expression problem: integer variables", "[config][expression][integer
                                "w[0..1] in [0, 1]; r in [0.5, 1.5]") != std::string::npos);
   // without an integer variable the bounds carry no marks (the kernels skip the rounding)
   const run_config plain = parse_config(quadratic, "run.yaml");
-  CHECK(expr::expression_problem<double, Sense::maximize>{&*plain.problem.expression, nullptr}.bounds().integer.empty());
+  CHECK(
+      expr::expression_problem<double, Sense::maximize>{&*plain.problem.expression, nullptr}.bounds().integer.empty());
 }
 
 TEST_CASE("expression problem: integer variable errors are located", "[config][expression][integer][errors]") {

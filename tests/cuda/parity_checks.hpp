@@ -5,16 +5,14 @@
 // at smaller populations). `run` is either run_on_gpu or run_emulated:
 // (problem, options, generations, start, graphs) -> gpu_run<Problem>.
 #include <catch2/catch.hpp>
-
 #include <cmath>
-#include <string>
-#include <vector>
-
-#include <fusedga/fusedga.hpp>
 #include <fusedga/engine/options.hpp>
+#include <fusedga/fusedga.hpp>
 #include <fusedga/problems/classic/rastrigin.hpp>
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
 #include <fusedga/problems/seed/gene_sum.hpp>
+#include <string>
+#include <vector>
 
 #include "cuda/host_population.hpp"
 #include "cuda/integer_cq.hpp"
@@ -298,7 +296,8 @@ void integer_variable_parity(Run run, std::size_t population, int generations) {
   {
     fusedga::engine<integer_cq, fusedga::backend::serial> cpu(integer_cq{}, o, fusedga::backend::serial{});
     cpu.initialize();
-    const gpu_run<integer_cq> gpu = run(integer_cq{}, o, 3, static_cast<const host_population<integer_cq>*>(nullptr), true);
+    const gpu_run<integer_cq> gpu =
+        run(integer_cq{}, o, 3, static_cast<const host_population<integer_cq>*>(nullptr), true);
     CHECK(bitwise_difference(cpu_state(cpu), gpu.initial) == "");
     int fractional = 0;
     for (std::size_t i = 0; i < gpu.final.n; ++i)

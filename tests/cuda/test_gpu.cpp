@@ -58,7 +58,8 @@ TEST_CASE("gpu: differential evolution matches the CPU (bitwise on an arithmetic
   de_parity(on_gpu, 20001, 2001, 5, false);  // false: Rastrigin's cos is libdevice's on the GPU
 }
 
-TEST_CASE("gpu: integer variables among real genes - GA and DE rounding equal the CPU bitwise", "[cuda][gpu][integer]") {
+TEST_CASE("gpu: integer variables among real genes - GA and DE rounding equal the CPU bitwise",
+          "[cuda][gpu][integer]") {
   FUSEDGA_REQUIRE_GPU();
   integer_variable_parity(on_gpu, 20001, 5);
 }

@@ -3,13 +3,11 @@
 // integers there; the runs stay bitwise the same for every backend and thread
 // count; and a problem whose continuous optimum is off the lattice is solved
 // at its integer optimum (found here by enumeration).
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
-#include <vector>
-
 #include <fusedga/fusedga.hpp>
+#include <vector>
 
 #include "engine/same_result.hpp"
 
@@ -90,8 +88,10 @@ void check_population_integral(const Problem& p, const ga_options& o, const Back
         INFO("generation " << g << ", individual " << i << ", gene " << j << " = " << x);
         REQUIRE(x >= -5.0);
         REQUIRE(x <= 5.0);
-        if (marks[j]) REQUIRE(std::floor(x) == x);
-        else fractional_real += std::floor(x) != x;
+        if (marks[j])
+          REQUIRE(std::floor(x) == x);
+        else
+          fractional_real += std::floor(x) != x;
       }
   }
   CHECK(fractional_real > 0);  // the real genes are not rounded
@@ -125,8 +125,10 @@ TEST_CASE("integer variables: serial and TBB give bitwise identical runs", "[int
     INFO(name);
     for (int threads : {1, 2, 3}) {
       INFO("tbb threads = " << threads);
-      require_identical(solve(lattice_problem<6>{}, o, backend::serial{}), solve(lattice_problem<6>{}, o, backend::tbb{threads}));
-      require_identical(solve(lattice_problem<40>{}, o, backend::serial{}), solve(lattice_problem<40>{}, o, backend::tbb{threads}));
+      require_identical(solve(lattice_problem<6>{}, o, backend::serial{}),
+                        solve(lattice_problem<6>{}, o, backend::tbb{threads}));
+      require_identical(solve(lattice_problem<40>{}, o, backend::serial{}),
+                        solve(lattice_problem<40>{}, o, backend::tbb{threads}));
     }
   }
 }
@@ -173,6 +175,6 @@ TEST_CASE("integer variables: SHADE with the repair and the GA reach the lattice
     CHECK(r.objective == Approx(optimum).margin(1e-4));  // the real genes approach their optimum, x1 from above
     CHECK(r.best_genes[0] == best_x0);
     CHECK(r.best_genes[2] == -1.0);  // c_2 = -0.56
-    CHECK(r.best_genes[4] == 0.0);  // c_4 = 0.18
+    CHECK(r.best_genes[4] == 0.0);   // c_4 = 0.18
   }
 }

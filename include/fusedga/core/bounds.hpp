@@ -121,5 +121,4 @@ struct Bounds {
   }
 };
 
-
 }  // namespace fusedga

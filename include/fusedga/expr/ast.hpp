@@ -82,8 +82,8 @@ struct variable {
   int size = 1;                     ///< 1 for a scalar
   bool vector = false;              ///< declared with `size:` (must be indexed)
   bool integer = false;             ///< an integer variable: its bounds are integers, its genes kept integral
-  std::vector<double> lower, upper; ///< per element, lower <= upper (integer variables: ceil and floor of the
-                                    ///< declared bounds)
+  std::vector<double> lower, upper;  ///< per element, lower <= upper (integer variables: ceil and floor of the
+                                     ///< declared bounds)
   location where;
 };
 

@@ -46,7 +46,8 @@ struct expression_problem {
         b.upper.push_back(static_cast<Real>(v.upper[static_cast<std::size_t>(k)]));
       }
     if (source->has_integer_variables())
-      for (const variable& v : source->variables) b.integer.insert(b.integer.end(), static_cast<std::size_t>(v.size), v.integer);
+      for (const variable& v : source->variables)
+        b.integer.insert(b.integer.end(), static_cast<std::size_t>(v.size), v.integer);
     return b;
   }
   std::vector<std::string> variable_names() const { return source->gene_names(); }
