@@ -7,7 +7,7 @@ computes violations and rank keys from what ``fn`` returned.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence, Tuple
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -128,11 +128,16 @@ class BatchProblem:
         d gene names for ``Result.genes`` (default ``x[0]``, ``x[1]``, ...).
     name : str, optional
         The problem's name in results (default ``python:<fn's qualified name>``).
-    integer : bool, optional
-        Integer genes (default False): ``X`` is int32, each gene one of the integers of its bounds, and the run
+    integer : bool or sequence of d bool, optional
+        ``True``: integer genes: ``X`` is int32, each gene one of the integers of its bounds, and the run
         is the GA with the integer operators (uniform crossover, uniform-reset mutation, as for the integer
         built-ins; ``algorithm="auto"`` picks it, ``"de"`` is a ConfigError: DE needs real genes).
         ``Result.x`` is then int64.
+        A sequence of d booleans: a mixed-integer problem (pymoo's mixed variables, pagmo's integer part). ``X``
+        stays float64; the marked genes are integer variables that the engine keeps integral (each integer of
+        the bounds equally likely initially, rounded half up after every variation step), so every real-gene
+        algorithm runs (SHADE, DE, the GA with SBX). Their bounds must be integers within +-2^51 spanning fewer
+        than 2^32 values. ``False`` (default) or all ``False``: real genes.
     array : {"numpy", "torch"}, optional
         ``"torch"`` hands ``X`` as ``torch.from_numpy(X)``: a CPU float64 (int32) ``torch.Tensor`` sharing the engine's
         buffer (no copy; PyTorch has no read-only tensors: do not write to it). ``backend="cuda"`` (a CUDA
@@ -144,7 +149,8 @@ class BatchProblem:
     TypeError
         ``fn`` not callable, counts not integers.
     ConfigError
-        Bad bounds (shape, non-finite, lower > upper, not integers with ``integer=True``), negative counts,
+        Bad bounds (shape, non-finite, lower > upper, not integers with ``integer=True`` or on a marked gene),
+        ``integer`` a sequence of other than d booleans, negative counts,
         names not d strings, unknown sense
         or array. At solve(): ``backend="cuda"``, ``precision="float"``, or the gradient repair
         (``constraint_handling={"gradient_repair": {"rate": ...}}`` above 0: it needs per-individual
@@ -172,7 +178,7 @@ class BatchProblem:
         sense: str = "minimize",
         names: Optional[Sequence[str]] = None,
         name: Optional[str] = None,
-        integer: bool = False,
+        integer: Union[bool, Sequence[bool]] = False,
         array: str = "numpy",
     ) -> None:
         if not callable(fn):
@@ -188,8 +194,16 @@ class BatchProblem:
         if b.ndim != 2 or b.shape[1] != 2 or b.shape[0] < 1:
             raise _core.ConfigError(f"BatchProblem(bounds=...): expected (lower, upper) pairs or a (d, 2) array "
                                     f"with d >= 1, got shape {b.shape}")
+        marks = []  # the integer variables among real genes
         if not isinstance(integer, (bool, np.bool_)):
-            raise TypeError(f"BatchProblem(integer=...): expected True or False, got {type(integer).__name__}")
+            if isinstance(integer, (str, bytes)) or not hasattr(integer, "__len__"):
+                raise TypeError(f"BatchProblem(integer=...): expected True, False or a sequence of d booleans, "
+                                f"got {type(integer).__name__}")
+            marks = list(integer)
+            if len(marks) != b.shape[0] or not all(isinstance(v, (bool, np.bool_)) for v in marks):
+                raise _core.ConfigError(f"BatchProblem(integer=...): expected True, False or a sequence of "
+                                        f"d = {b.shape[0]} booleans (one per gene), got {marks!r}")
+            integer = False
         if array not in ("numpy", "torch"):
             raise _core.ConfigError(f"BatchProblem(array=...): expected numpy or torch, got {array!r}")
         if array == "torch":
@@ -207,11 +221,12 @@ class BatchProblem:
         self.sense = sense
         self.names = list(names) if names is not None else None
         self.name = name if name is not None else "python:" + _fn_name(fn)
-        self.integer = bool(integer)
+        self.integer = tuple(bool(v) for v in marks) if any(marks) else bool(integer)
         self.array = array
         self._spec = _core.BatchSpec(_as_torch(fn) if array == "torch" else fn, b[:, 0].tolist(),
                                      b[:, 1].tolist(), self.names or [], self.n_ineq, self.n_eq, sense, self.name,
-                                     _coerce, f"BatchProblem(fn={_fn_name(fn)})", self.integer)
+                                     _coerce, f"BatchProblem(fn={_fn_name(fn)})", bool(integer),
+                                     [int(v) for v in marks] if any(marks) else [])
 
     # The problem-object protocol of solve() (docs/python.md, "Extending"): no problem: section; the options are
     # parsed for this spec (parse_batch_config) and the run goes through run_batch.

@@ -75,7 +75,8 @@ class BatchSpec:
 
     def __init__(self, fn: Callable[[Any], Any], lower: List[float], upper: List[float], names: List[str],
                  n_ineq: int, n_eq: int, sense: str, name: str,
-                 coerce: Callable[[str, Any, int, int, int], Any], label: str, integer: bool = False) -> None: ...
+                 coerce: Callable[[str, Any, int, int, int], Any], label: str, integer: bool = False,
+                 integer_variables: List[int] = ...) -> None: ...
     @property
     def name(self) -> str: ...
     @property

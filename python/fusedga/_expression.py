@@ -22,7 +22,8 @@ class Expression:
         ``name -> (lower, upper)`` for a real scalar gene, or ``name -> {"size": n, "bounds": (lower, upper)}``
         for a vector ``name[0] .. name[n-1]`` (0-based in expressions). Bounds are inclusive box constraints.
         ``"integer": True`` in the dict form (``{"bounds": (1, 70), "integer": True}`` for a scalar) makes an
-        integer variable: it takes the integers within its bounds, and the engine keeps its genes integral.
+        integer variable: it takes the integers within its bounds, and the engine keeps its genes integral; for
+        a vector, a list of n booleans marks single elements (``"integer": [False, True, True]``).
     objective : str
         The objective, e.g. ``"x^2 + 2*y^2 + 3*z^2 + 4*x*y - 5*y*z"``.
     constraints : list of str, optional

@@ -134,7 +134,7 @@ void bind_batch(nb::module_& m) {
           "__init__",
           [](py_batch* self, nb::object fn, std::vector<double> lower, std::vector<double> upper,
              std::vector<std::string> names, int n_ineq, int n_eq, const std::string& sense, const std::string& name,
-             nb::object coerce, const std::string& label, bool integer) {
+             nb::object coerce, const std::string& label, bool integer, std::vector<std::uint8_t> integer_variables) {
             batch_spec s;  // checked before *self is constructed: a throwing __init__ leaves no object to destroy
             s.name = name;
             s.dimension = static_cast<int>(lower.size());
@@ -147,6 +147,7 @@ void bind_batch(nb::module_& m) {
               throw config_error("batch problem '" + name + "': sense: expected minimize or maximize, got " + sense);
             s.sense = sense == "maximize" ? Sense::maximize : Sense::minimize;
             s.integer_genes = integer;
+            s.integer_variables = std::move(integer_variables);
             if (integer)
               s.evaluate_integer = [self](const std::int32_t* g, std::size_t n, int d, double* f, double* gi,
                                           double* he) { self->evaluate(g, n, d, f, gi, he); };
@@ -158,7 +159,8 @@ void bind_batch(nb::module_& m) {
             new (self) py_batch{std::move(s), std::move(fn), std::move(coerce), label};
           },
           nb::arg("fn"), nb::arg("lower"), nb::arg("upper"), nb::arg("names"), nb::arg("n_ineq"), nb::arg("n_eq"),
-          nb::arg("sense"), nb::arg("name"), nb::arg("coerce"), nb::arg("label"), nb::arg("integer") = false)
+          nb::arg("sense"), nb::arg("name"), nb::arg("coerce"), nb::arg("label"), nb::arg("integer") = false,
+          nb::arg("integer_variables") = std::vector<std::uint8_t>{})
       .def_prop_ro("name", [](const py_batch& b) { return b.spec.name; })
       .def_prop_ro("dimension", [](const py_batch& b) { return b.spec.dimension; });
 

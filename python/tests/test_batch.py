@@ -94,11 +94,43 @@ def test_integer_genes_errors():
     with pytest.raises(fusedga.ConfigError, match=r"upper\[0\]: expected an integer in \[-2147483648, 2147483647\] "
                                                   r"\(integer genes\), got 2.5"):
         fusedga.BatchProblem(lambda X: X.sum(axis=1), [(0, 2.5)], integer=True)
-    with pytest.raises(TypeError, match=r"BatchProblem\(integer=\.\.\.\): expected True or False, got str"):
+    with pytest.raises(TypeError, match=r"BatchProblem\(integer=\.\.\.\): expected True, False or a sequence of d "
+                                        r"booleans, got str"):
         fusedga.BatchProblem(lambda X: X.sum(axis=1), [(0, 2)], integer="yes")
     with pytest.raises(fusedga.ConfigError, match="ga.algorithm"):
         fusedga.solve(fusedga.BatchProblem(lambda X: X.sum(axis=1), [(0, 2)] * 3, integer=True), algorithm="de",
                       generations=2)
+
+
+def test_integer_variables_among_real_genes_stay_integral_and_reach_the_mixed_optimum():
+    # min (x0 - 2.4)^2 + (x1 - 0.3)^2 + (x2 + 1.6)^2 s.t. x0 + x1 <= 2.2 on [-5, 5]^3, x0 and x2 integers: by hand
+    # x2 = -2, x0 = 2 and x1 = 0.2 (the constraint active): 0.16 + 0.01 + 0.16 = 0.33
+    seen = []
+
+    def fn(X):
+        seen.append((X.dtype, bool(np.all(X[:, [0, 2]] == np.floor(X[:, [0, 2]]))),
+                     bool(np.any(X[:, 1] != np.floor(X[:, 1])))))
+        f = (X[:, 0] - 2.4) ** 2 + (X[:, 1] - 0.3) ** 2 + (X[:, 2] + 1.6) ** 2
+        return f, X[:, 0] + X[:, 1] - 2.2
+
+    p = fusedga.BatchProblem(fn, [(-5, 5)] * 3, n_ineq=1, integer=[True, False, True])
+    assert p.integer == (True, False, True) and "integer=(True, False, True)" in repr(p)
+    r = fusedga.solve(p, population=60, generations=300, seed=4)
+    assert all(s[0] == np.float64 and s[1] for s in seen) and any(s[2] for s in seen)
+    assert r.feasible and r.objective == pytest.approx(0.33, abs=1e-6)
+    assert r.x.dtype == np.float64 and r.x[0] == 2 and r.x[2] == -2 and r.x[1] == pytest.approx(0.2, abs=1e-6)
+    # all False is real genes
+    assert fusedga.BatchProblem(fn, [(-5, 5)] * 3, integer=[False] * 3).integer is False
+
+
+def test_integer_variables_errors():
+    with pytest.raises(fusedga.ConfigError, match=r"expected True, False or a sequence of d = 3 booleans \(one per "
+                                                  r"gene\), got \[True, False\]"):
+        fusedga.BatchProblem(lambda X: X.sum(axis=1), [(0, 2)] * 3, integer=[True, False])
+    with pytest.raises(fusedga.ConfigError, match=r"gene 1: an integer variable needs integer bounds"):
+        fusedga.BatchProblem(lambda X: X.sum(axis=1), [(0, 2), (0, 2.5)], integer=[False, True])
+    with pytest.raises(TypeError, match=r"got int"):
+        fusedga.BatchProblem(lambda X: X.sum(axis=1), [(0, 2)], integer=1)
 
 
 def test_the_array_handed_to_fn_is_a_view_not_a_copy():

@@ -61,3 +61,8 @@ def test_integer_variables_come_back_as_integers_at_the_lattice_optimum():
     with pytest.raises(fusedga.ConfigError, match="integer variable 'n' has bounds"):
         fusedga.solve(fusedga.Expression(variables={"n": {"bounds": (0.2, 0.8), "integer": True}}, objective="n"),
                       population=10, generations=1)
+    # single elements of a vector: v[0] and v[2] integers, v[1] real -- the same optimum
+    e = fusedga.Expression(variables={"v": {"size": 3, "bounds": (-5, 5), "integer": [True, False, True]}},
+                           objective="(v[0] - 2.4)^2 + (v[1] - 0.3)^2 + (v[2] + 1.6)^2")
+    r = fusedga.solve(e, population=100, generations=200, seed=4, backend="tbb")
+    assert r["v"][0] == 2.0 and r["v"][2] == -2.0 and r["v"][1] == pytest.approx(0.3, abs=1e-6)

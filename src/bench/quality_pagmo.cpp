@@ -2,11 +2,14 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <memory>
+#include <vector>
 
 #include "fusedga/core/error.hpp"
 #include "fusedga/expr/interpreter.hpp"
+#include "fusedga/operators/repair.hpp"
 
 #ifdef FUSEDGA_WITH_PAGMO
 #include <pagmo/algorithm.hpp>
@@ -52,11 +55,13 @@ struct expression_udp {
   std::shared_ptr<const expr::program> program;
   double eps = 1e-4;
   std::shared_ptr<run_log> log;  // shared by pagmo's copies of the problem
+  std::vector<std::uint8_t> integer = program->integer_marks();  // pagmo's algorithms see them as real genes
 
   pagmo::vector_double fitness(const pagmo::vector_double& genes) const {
     const expr::program& p = *program;
     pagmo::vector_double x = genes;
-    p.round_integer_genes(x.data());  // pagmo's algorithms see integer variables as real ones
+    for (std::size_t j = 0; j < integer.size(); ++j)
+      if (integer[j]) x[j] = round_integer_gene(x[j]);  // as the engine keeps them
     // pagmo's fitness layout: [f, h_1..h_p (equalities), g_1..g_m (inequalities)], each kind in declaration order.
     pagmo::vector_double out(1 + static_cast<std::size_t>(p.equality_count()), 0.0);
     const double sign = p.sense == Sense::maximize ? -1.0 : 1.0;

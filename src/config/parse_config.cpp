@@ -141,9 +141,25 @@ std::pair<double, double> read_bound_pair(const located& v) {
   return {l, h};
 }
 
+/// A variable's `integer:` as one mark per element: true or false, or (a vector) a list of `size` of them.
+std::vector<std::uint8_t> read_integer_marks(const located& v, bool vector, int size) {
+  const choice_list<bool> flag{{"true", true}, {"false", false}};
+  if (!vector || !v.node().IsSequence())
+    return std::vector<std::uint8_t>(static_cast<std::size_t>(size), detail::read_enum(v, flag) ? 1 : 0);
+  if (static_cast<int>(v.node().size()) != size)
+    v.expected("true, false, or a list of " + std::to_string(size) + " of them (one per element)");
+  std::vector<std::uint8_t> marks;
+  for (std::size_t k = 0; k < v.node().size(); ++k) {
+    const located element(v.node()[k], v.path() + "[" + std::to_string(k) + "]", v.node()[k].Mark(), v.source());
+    marks.push_back(detail::read_enum(element, flag) ? 1 : 0);
+  }
+  return marks;
+}
+
 /// `problem.variables:` — `x: [lo, hi]` (a scalar), `x: {bounds: [lo, hi], integer: true}` (a scalar, in the
 /// long form) or `x: {size: n, bounds: [lo, hi]}` (a vector; bounds may also be a list of n pairs, one per
-/// element); `integer: true` makes every element an integer variable (expr::variable_decl).
+/// element); `integer: true` makes every element an integer variable, a list of booleans (vectors) the marked
+/// elements (expr::variable_decl).
 std::vector<expr::variable_decl> read_variables(const located& section) {
   const yaml_map vars(section, {"NAME: [lower, upper]", "NAME: {size: n, bounds: [lower, upper], integer: true}"});
   if (vars.keys().empty())
@@ -161,10 +177,9 @@ std::vector<expr::variable_decl> read_variables(const located& section) {
       const auto size = m.get("size");
       const auto bounds = m.get("bounds");
       if (!bounds) v.expected("a variable {bounds: [lower, upper]} (a vector: {size: n, bounds: [lower, upper]})");
-      if (const auto integer = m.get("integer"))
-        d.integer = detail::read_enum(*integer, choice_list<bool>{{"true", true}, {"false", false}});
       d.vector = size.has_value();
       d.size = size ? static_cast<int>(detail::read_int(*size, detail::integer_in(1, 1 << 20))) : 1;
+      if (const auto integer = m.get("integer")) d.integer = read_integer_marks(*integer, d.vector, d.size);
       const YAML::Node& b = bounds->node();
       if (b.IsSequence() && b.size() > 0 && b[0].IsSequence()) {  // one pair per element
         if (static_cast<int>(b.size()) != d.size)

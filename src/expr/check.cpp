@@ -9,6 +9,7 @@
 
 #include "expr/diagnostics.hpp"
 #include "expr/names.hpp"
+#include "fusedga/core/bounds.hpp"
 
 namespace fusedga::expr::parsing {
 
@@ -42,6 +43,10 @@ symbol_table check_declarations(const problem_source& source, program& out) {
       fail(from, d.where,
            fmt::format("variable '{}' has {} lower and {} upper bounds; expected {} of each (one per element)", d.name,
                        d.lower.size(), d.upper.size(), n));
+    if (!d.integer.empty() && d.integer.size() != n)
+      fail(from, d.where,
+           fmt::format("variable '{}' has {} integer marks; expected none or {} (one per element)", d.name,
+                       d.integer.size(), n));
     for (std::size_t k = 0; k < n; ++k) {
       const std::string element = d.vector ? fmt::format("{}[{}]", d.name, k) : d.name;
       if (!std::isfinite(d.lower[k]) || !std::isfinite(d.upper[k]))
@@ -54,17 +59,17 @@ symbol_table check_declarations(const problem_source& source, program& out) {
       if (d.lower[k] > d.upper[k])
         fail(from, d.where,
              fmt::format("bounds of '{}' have lower {} > upper {}; expected lower <= upper", element, d.lower[k], d.upper[k]));
-      if (d.integer && std::ceil(d.lower[k]) > std::floor(d.upper[k]))
+      if (d.is_integer(k) && std::ceil(d.lower[k]) > std::floor(d.upper[k]))
         fail(from, d.where,
              fmt::format("integer variable '{}' has bounds [{}, {}], which hold no integer; expected bounds around at "
                          "least one integer",
                          element, d.lower[k], d.upper[k]));
-      if (d.integer && std::max(std::fabs(d.lower[k]), std::fabs(d.upper[k])) > 0x1p51)
+      if (d.is_integer(k) && std::max(std::fabs(d.lower[k]), std::fabs(d.upper[k])) > integer_variable_limit<double>())
         fail(from, d.where,
              fmt::format("integer variable '{}' has bounds [{}, {}]; expected bounds within +-2^51, where rounding "
                          "half up is exact",
                          element, d.lower[k], d.upper[k]));
-      if (d.integer && std::floor(d.upper[k]) - std::ceil(d.lower[k]) >= 4294967295.0)
+      if (d.is_integer(k) && std::floor(d.upper[k]) - std::ceil(d.lower[k]) >= integer_span_limit)
         fail(from, d.where,
              fmt::format("integer variable '{}' has bounds [{}, {}]: 2^32 or more integers; expected fewer", element,
                          d.lower[k], d.upper[k]));
@@ -75,12 +80,13 @@ symbol_table check_declarations(const problem_source& source, program& out) {
     v.first_gene = static_cast<int>(genes);
     v.size = d.size;
     v.vector = d.vector;
-    v.integer = d.integer;
+    if (std::any_of(d.integer.begin(), d.integer.end(), [](std::uint8_t m) { return m != 0; }))  // else none
+      for (std::size_t k = 0; k < n; ++k) v.integer.push_back(d.is_integer(k) ? 1 : 0);
     v.lower = d.lower;
     v.upper = d.upper;
-    if (d.integer)  // the integers in the declared bounds: [6.51, 76.49] is 7 .. 76
-      for (std::size_t k = 0; k < n; ++k) {
-        v.lower[k] = std::ceil(v.lower[k]);
+    for (std::size_t k = 0; k < n; ++k)
+      if (d.is_integer(k)) {  // the integers in the declared bounds: [6.51, 76.49] is 7 .. 76
+        v.lower[k] = std::ceil(v.lower[k]) + 0.0;  // + 0.0: ceil(-0.51) is -0, printed "-0" by --explain
         v.upper[k] = std::floor(v.upper[k]);
       }
     v.where = d.where;

@@ -267,10 +267,17 @@ std::string bounds_function(const program& p) {
       k += run;
     }
   }
-  for (const variable& v : p.variables)  // after every gene's bounds; none without integer variables, so the
-    if (v.integer)                       // generated text (and the JIT cache key) of other problems is unchanged
-      out += "    ::fusedga::expr::jit_mark_integer(b, " + std::to_string(v.first_gene) + ", " +
-             std::to_string(v.size) + ");\n";
+  // After every gene's bounds, one call per run of integer elements; none without integer variables, so the
+  // generated text (and the JIT cache key) of other problems is unchanged.
+  for (const variable& v : p.variables)
+    for (int k = 0; k < v.size;) {
+      int run = 0;
+      while (k + run < v.size && v.is_integer(k + run)) ++run;
+      if (run > 0)
+        out += "    ::fusedga::expr::jit_mark_integer(b, " + std::to_string(v.first_gene + k) + ", " +
+               std::to_string(run) + ");\n";
+      k += run > 0 ? run : 1;
+    }
   return out + "    return b;\n  }\n";
 }
 

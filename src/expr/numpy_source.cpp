@@ -118,10 +118,9 @@ std::string generate_numpy_source(const program& p) {
   out += "def evaluate(X):\n";
   out += "    X = np.atleast_2d(np.asarray(X, dtype=np.float64))\n";
   out += "    n = X.shape[0]\n";
-  if (p.has_integer_variables()) {  // integer variables rounded half up, as the engine keeps them
-    std::vector<double> integer;
-    for (const variable& v : p.variables) integer.insert(integer.end(), static_cast<std::size_t>(v.size), v.integer);
-    out += fmt::format("    INTEGER = {}\n", list_of(integer));
+  if (const std::vector<std::uint8_t> marks = p.integer_marks(); !marks.empty()) {
+    // integer variables rounded half up, as the engine keeps them
+    out += fmt::format("    INTEGER = {}\n", list_of(std::vector<double>(marks.begin(), marks.end())));
     out += "    x = [np.floor(X[:, j] + 0.5) if INTEGER[j] else X[:, j] for j in range(DIMENSION)]\n";
   } else {
     out += "    x = [X[:, j] for j in range(DIMENSION)]\n";

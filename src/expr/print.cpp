@@ -148,8 +148,15 @@ std::string describe_bounds(const variable& v) {
   return out + (v.size > shown ? ", ... (per element)" : " (per element)");
 }
 
-/// describe_bounds, then " (integer)" for an integer variable.
-std::string describe(const variable& v) { return describe_bounds(v) + (v.integer ? " (integer)" : ""); }
+/// describe_bounds, then " (integer)" for an integer variable, or its integer elements: " (integer: 4, 5)".
+std::string describe(const variable& v) {
+  std::vector<int> marked;
+  for (int k = 0; k < v.size; ++k)
+    if (v.is_integer(k)) marked.push_back(k);
+  if (marked.empty()) return describe_bounds(v);
+  if (static_cast<int>(marked.size()) == v.size) return describe_bounds(v) + " (integer)";
+  return describe_bounds(v) + fmt::format(" (integer: {})", fmt::join(marked, ", "));
+}
 
 /// The constraint text on one line (a YAML multi-line scalar keeps its newlines).
 std::string one_line(std::string text) {

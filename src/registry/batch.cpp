@@ -8,6 +8,7 @@
 #include <string>
 #include <type_traits>
 
+#include "fusedga/core/bounds.hpp"
 #include "fusedga/core/error.hpp"
 #include "registry/entry.hpp"
 
@@ -29,8 +30,10 @@ struct batch_problem {
   int inequality_count() const { return spec->inequality_count; }
   int equality_count() const { return spec->equality_count; }
   Bounds<Gene> bounds() const {
-    return Bounds<Gene>(std::vector<Gene>(spec->lower.begin(), spec->lower.end()),
-                        std::vector<Gene>(spec->upper.begin(), spec->upper.end()));
+    Bounds<Gene> b(std::vector<Gene>(spec->lower.begin(), spec->lower.end()),
+                   std::vector<Gene>(spec->upper.begin(), spec->upper.end()));
+    if constexpr (std::is_floating_point_v<Gene>) b.integer = spec->integer_variables;
+    return b;
   }
   std::vector<std::string> variable_names() const {
     if (!spec->variable_names.empty()) return spec->variable_names;
@@ -57,7 +60,8 @@ std::string batch_problem_id(const batch_spec& spec) {
                    " " + to_string(spec.sense);
   for (int j = 0; j < spec.dimension; ++j)
     id += " [" + exact_number(spec.lower[static_cast<std::size_t>(j)]) + ", " +
-          exact_number(spec.upper[static_cast<std::size_t>(j)]) + "]";
+          exact_number(spec.upper[static_cast<std::size_t>(j)]) + "]" +
+          (!spec.integer_variables.empty() && spec.integer_variables[static_cast<std::size_t>(j)] ? " integer" : "");
   return id;
 }
 
@@ -99,6 +103,21 @@ void validate_batch_spec(const batch_spec& spec) {
     if (spec.lower[j] > spec.upper[j])
       fail("bounds[" + std::to_string(j) + "]: expected lower <= upper, got lower " +
            detail::exact_number(spec.lower[j]) + " > upper " + detail::exact_number(spec.upper[j]));
+  if (!spec.integer_variables.empty()) {
+    if (spec.integer_genes)
+      fail("integer_variables: expected none with integer_genes (every gene is an integer already), got " +
+           std::to_string(spec.integer_variables.size()) + " marks");
+    if (spec.integer_variables.size() != static_cast<std::size_t>(d))
+      fail("integer_variables: expected none or " + std::to_string(d) + " marks (dimension), got " +
+           std::to_string(spec.integer_variables.size()));
+    try {  // the engine's own checks of the marks and of the marked genes' bounds
+      Bounds<double> b(spec.lower, spec.upper);
+      b.integer = spec.integer_variables;
+      b.validate(d);
+    } catch (const config_error& e) {
+      fail(e.what());
+    }
+  }
   if (!spec.variable_names.empty() && spec.variable_names.size() != static_cast<std::size_t>(d))
     fail("variable_names: expected none (x[0], x[1], ...) or " + std::to_string(d) + " names (dimension), got " +
          std::to_string(spec.variable_names.size()));

@@ -239,3 +239,58 @@ TEST_CASE("batch entry: integer genes run the GA's integer operators on int32 ro
                                               "function of integer genes, got none");
   CHECK_THROWS_WITH(parse_batch_config(spec, "ga: {algorithm: de}\n", "run.yaml"), Contains("ga.algorithm"));
 }
+
+TEST_CASE("batch entry: integer variables among real genes stay integral and reach the mixed optimum",
+          "[config][batch][integer]") {
+  // min (x0 - 2.4)^2 + (x1 - 0.3)^2 + (x2 + 1.6)^2 s.t. x0 + x1 <= 2.2 on [-5, 5]^3, x0 and x2 integers. By hand:
+  // x2 = -2 (nearest integer to -1.6); x0 = 2 leaves x1 <= 0.2, so x1 = 0.2: 0.16 + 0.01 + 0.16 = 0.33 (x0 = 3
+  // forces x1 <= -0.8: at least 0.36 + 1.21).
+  batch_spec spec;
+  spec.name = "test:mixed";
+  spec.dimension = 3;
+  spec.lower.assign(3, -5);
+  spec.upper.assign(3, 5);
+  spec.inequality_count = 1;
+  spec.integer_variables = {1, 0, 1};
+  bool integral = true, in_bounds = true, fractional_seen = false;
+  spec.evaluate = [&](const double* genes, std::size_t n, int d, double* objective, double* g, double*) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const double* x = genes + i * static_cast<std::size_t>(d);
+      integral = integral && x[0] == std::floor(x[0]) && x[2] == std::floor(x[2]);
+      fractional_seen = fractional_seen || x[1] != std::floor(x[1]);
+      for (int j = 0; j < d; ++j) in_bounds = in_bounds && x[j] >= -5 && x[j] <= 5;
+      objective[i] = (x[0] - 2.4) * (x[0] - 2.4) + (x[1] - 0.3) * (x[1] - 0.3) + (x[2] + 1.6) * (x[2] + 1.6);
+      g[i] = x[0] + x[1] - 2.2;
+    }
+  };
+  const run_config cfg =
+      parse_batch_config(spec, "ga: {population: 60, generations: 300, seed: 4}\nbackend: tbb\n", "run.yaml");
+  CHECK(cfg.ga.algorithm == algorithm_kind::de);  // auto on real genes (SHADE): the marks keep every algorithm
+  const Result r = run_batch(spec, cfg);
+  CHECK(integral);
+  CHECK(in_bounds);
+  CHECK(fractional_seen);
+  CHECK(r.feasible);
+  REQUIRE(r.best_genes.size() == 3);
+  CHECK(r.best_genes[0] == 2);
+  CHECK(r.best_genes[2] == -2);
+  CHECK(r.best_genes[1] == Approx(0.2).margin(1e-6));
+  CHECK(r.objective == Approx(0.33).margin(1e-6));
+
+  // The marks' mistakes, named.
+  batch_spec bad = spec;
+  bad.integer_variables = {1, 0};
+  CHECK_THROWS_WITH(validate_batch_spec(bad),
+                    "batch problem 'test:mixed': integer_variables: expected none or 3 "
+                    "marks (dimension), got 2");
+  bad = spec;
+  bad.upper[2] = 4.5;
+  CHECK_THROWS_WITH(validate_batch_spec(bad), Contains("batch problem 'test:mixed': bounds: gene 2: an integer "
+                                                       "variable needs integer bounds"));
+  bad = spec;
+  bad.integer_variables[1] = 2;
+  CHECK_THROWS_WITH(validate_batch_spec(bad), Contains("gene 1: integer mark must be 0 or 1"));
+  bad = spec;
+  bad.integer_genes = true;
+  CHECK_THROWS_WITH(validate_batch_spec(bad), Contains("integer_variables: expected none with integer_genes"));
+}

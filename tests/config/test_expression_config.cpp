@@ -2,6 +2,7 @@
 // `builtin:` (DESIGN.md, "YAML config"), read into a checked program, with
 // located errors from the YAML layer and from the expression parser.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -87,28 +88,35 @@ TEST_CASE("expression problem: integer variables", "[config][expression][integer
     x: {size: 3, bounds: [[6.51, 76.49], [-2.5, 2.5], [3, 3]], integer: true}
     w: {size: 2, bounds: [0, 1], integer: false}
     r: [0.5, 1.5]
-  objective: "n + x[0] + w[1] + r"
+    m: {size: 4, bounds: [[0, 1.5], [-0.51, 1.49], [-3, 3], [2.2, 3.8]], integer: [false, true, false, true]}
+  objective: "n + x[0] + w[1] + r + m[1]"
 )",
                                       "run.yaml");
   const expr::program& p = *cfg.problem.expression;
-  REQUIRE(p.variables.size() == 4);
-  CHECK(p.variables[0].integer);
+  REQUIRE(p.variables.size() == 5);
+  CHECK(p.variables[0].integer == std::vector<std::uint8_t>{1});
   CHECK_FALSE(p.variables[0].vector);                     // the long form of a scalar
   CHECK(p.variables[0].lower == std::vector<double>{1});  // the integers in the declared bounds
   CHECK(p.variables[0].upper == std::vector<double>{70});
-  CHECK(p.variables[1].integer);
+  CHECK(p.variables[1].integer == std::vector<std::uint8_t>{1, 1, 1});
   CHECK(p.variables[1].lower == std::vector<double>{7, -2, 3});
   CHECK(p.variables[1].upper == std::vector<double>{76, 2, 3});
-  CHECK_FALSE(p.variables[2].integer);
+  CHECK(p.variables[2].integer.empty());  // all false: none
   CHECK(p.variables[2].upper == std::vector<double>{1, 1});
-  CHECK_FALSE(p.variables[3].integer);
+  CHECK(p.variables[3].integer.empty());
   CHECK(p.variables[3].lower == std::vector<double>{0.5});
+  // single elements: only the marked ones become the integers in their bounds
+  CHECK(p.variables[4].integer == std::vector<std::uint8_t>{0, 1, 0, 1});
+  CHECK(p.variables[4].lower == std::vector<double>{0, 0, -3, 3});
+  CHECK_FALSE(std::signbit(p.variables[4].lower[1]));  // ceil(-0.51) is -0: printed as 0
+  CHECK(p.variables[4].upper == std::vector<double>{1.5, 1, 3, 3});
   const expr::expression_problem<double, Sense::minimize> problem{&p, nullptr};
   const Bounds<double> b = problem.bounds();
-  CHECK(b.integer == std::vector<std::uint8_t>{1, 1, 1, 1, 0, 0, 0});
-  CHECK_NOTHROW(b.validate(7));
+  CHECK(b.integer == std::vector<std::uint8_t>{1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1});
+  CHECK_NOTHROW(b.validate(11));
   CHECK(expr::describe(p).find("n in [1, 70] (integer); x[0..2] in [7, 76], [-2, 2], [3, 3] (per element) (integer); "
-                               "w[0..1] in [0, 1]; r in [0.5, 1.5]") != std::string::npos);
+                               "w[0..1] in [0, 1]; r in [0.5, 1.5]; m[0..3] in [0, 1.5], [0, 1], [-3, 3], ... (per "
+                               "element) (integer: 1, 3)") != std::string::npos);
   // without an integer variable the bounds carry no marks (the kernels skip the rounding)
   const run_config plain = parse_config(quadratic, "run.yaml");
   CHECK(
@@ -121,6 +129,18 @@ TEST_CASE("expression problem: integer variable errors are located", "[config][e
         "expected bounds around at least one integer");
   CHECK(error_of("problem:\n  variables: {n: {bounds: [0, 5], integer: yes}}\n  objective: n\n")
             .rfind("run.yaml:2:44: problem.variables.n.integer: expected one of (true, false), got yes", 0) == 0);
+  CHECK(error_of("problem:\n  variables: {v: {size: 2, bounds: [0, 1], integer: [true]}}\n  objective: v[0]\n")
+            .rfind("run.yaml:2:53: problem.variables.v.integer: expected true, false, or a list of 2 of them (one per "
+                   "element)",
+                   0) == 0);
+  CHECK(error_of("problem:\n  variables: {v: {size: 2, bounds: [0, 1], integer: [true, 1]}}\n  objective: v[0]\n")
+            .rfind("run.yaml:2:60: problem.variables.v.integer[1]: expected one of (true, false), got 1", 0) == 0);
+  CHECK(error_of("problem:\n  variables: {v: {size: 2, bounds: [[0, 1], [0.2, 0.8]], integer: [false, true]}}\n"
+                 "  objective: v[0]\n") ==
+        "run.yaml:2:18: problem.variables.v: integer variable 'v[1]' has bounds [0.2, 0.8], which hold no integer; "
+        "expected bounds around at least one integer");
+  CHECK(error_of("problem:\n  variables: {n: {bounds: [0, 5], integer: [true]}}\n  objective: n\n")
+            .rfind("run.yaml:2:44: problem.variables.n.integer: expected one of (true, false)", 0) == 0);
   CHECK(error_of("problem:\n  variables: {n: {integer: true}}\n  objective: n\n") ==
         "run.yaml:2:18: problem.variables.n: expected a variable {bounds: [lower, upper]} (a vector: {size: n, "
         "bounds: [lower, upper]}), got a map");

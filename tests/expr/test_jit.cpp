@@ -77,13 +77,19 @@ TEST_CASE("generated source: deterministic, no user text, numbers re-printed wit
 
 TEST_CASE("generated source: integer variables are marked after every gene's bounds, and only then", "[jit][integer]") {
   std::vector<variable_decl> vars = {declared("n", 1, 0.5, 5.5), declared("r", 2, -1, 1)};
-  vars[0].integer = true;
+  vars[0].integer = {1};
   const std::string a = generate_source(parsed(vars, "n + r[0] + r[1]"), "double");
   CHECK(a.find("jit_append_bounds(b, 1, R(1), R(5));") != std::string::npos);  // the integers of [0.5, 5.5]
   const auto mark = a.find("jit_mark_integer(b, 0, 1);");
   REQUIRE(mark != std::string::npos);
   CHECK(mark > a.rfind("jit_append_bounds("));  // the marks span every gene, the real ones after n too
   CHECK(generate_source(quadratic_program(), "double").find("jit_mark_integer") == std::string::npos);
+  // Single elements of a vector: one call per run of marked elements (genes 2-3 and 5 of n, r[0..4]).
+  vars = {declared("n", 1, 0, 5), declared("r", 5, -1, 1)};
+  vars[1].integer = {0, 1, 1, 0, 1};
+  const std::string b = generate_source(parsed(vars, "n + r[0] + r[4]"), "double");
+  CHECK(b.find("jit_mark_integer(b, 2, 2);\n    ::fusedga::expr::jit_mark_integer(b, 5, 1);\n    return b;") !=
+        std::string::npos);
 }
 
 TEST_CASE("JIT block form: reductions over 40 genes equal the interpreter's exactly, blocks and tail alike", "[jit]") {

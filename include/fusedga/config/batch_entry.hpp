@@ -39,6 +39,11 @@ struct batch_spec {
   /// Integer genes (int32 rows, `evaluate_integer`): the GA with the integer operators (`ga.algorithm: auto`
   /// picks it; DE needs real genes), as for the integer built-ins. Else real genes (`evaluate`).
   bool integer_genes = false;
+  /// Integer variables among real genes (Bounds::integer): empty, or d marks of 0 or 1; gene j with mark 1 is
+  /// kept integral by the engine (each integer of its bounds equally likely initially, rounded half up after
+  /// every variation step), so mixed-integer problems run with every real-gene algorithm (DE, SHADE). Its bounds
+  /// must be integers within ±2^51 spanning fewer than 2^32 values. Not with `integer_genes`.
+  std::vector<std::uint8_t> integer_variables;
   /// One call per generation: genes n × d row-major (read-only; the engine's own population rows, valid
   /// during the call only); writes objective[n], inequalities n × m and equalities n × p (row-major, raw
   /// values; null when m, resp. p, is 0). n is N for the initial population (and each restart's) and under
@@ -68,8 +73,9 @@ run_config parse_batch_config(const batch_spec& spec, const std::string& text, c
 
 /**
  * Checks `spec`: dimension >= 1, lower and upper with d finite values and lower <= upper (integers in int32's
- * range with `integer_genes`), variable_names empty or d names, counts >= 0, `evaluate` set for real genes or
- * `evaluate_integer` for integer genes.
+ * range with `integer_genes`), `integer_variables` empty or d marks of 0/1 on real genes with integer bounds,
+ * variable_names empty or d names, counts >= 0, `evaluate` set for real genes or `evaluate_integer` for
+ * integer genes.
  * @throws config_error naming the spec's field, e.g. "batch problem 'f': lower: expected 3 values (dimension),
  *         got 2".
  */

@@ -24,6 +24,17 @@ struct bounds_view {
   const std::uint8_t* integer = nullptr;
 };
 
+/// Integer genes (of an integer type, or real genes marked integer) span fewer values than this: their uniform
+/// draws use 32 random bits (rng.hpp: below).
+inline constexpr long double integer_span_limit = 4294967295.0L;
+
+/// An integer variable's bounds lie within ±integer_variable_limit<Gene>() = 2^(digits − 2): there rounding
+/// half up, floor(y + 1/2) (repair.hpp), is exact.
+template <class Gene>
+double integer_variable_limit() {
+  return std::ldexp(1.0, std::numeric_limits<Gene>::digits - 2);
+}
+
 /**
  * Per-gene box constraints `lower[j] <= x[j] <= upper[j]` (both inclusive).
  *
@@ -70,54 +81,48 @@ struct Bounds {
         upper.size() != static_cast<std::size_t>(dimension))
       throw config_error("bounds: expected " + std::to_string(dimension) + " lower and upper bounds, got " +
                          std::to_string(lower.size()) + " and " + std::to_string(upper.size()));
+    validate_integer_marks(dimension);
     for (std::size_t j = 0; j < lower.size(); ++j) {
+      const std::string gene = "bounds: gene " + std::to_string(j) + ": ";
       if constexpr (std::is_floating_point_v<Gene>) {
-        if (!std::isfinite(lower[j]) || !std::isfinite(upper[j]))
-          throw config_error("bounds: gene " + std::to_string(j) + ": bounds must be finite");
+        if (!std::isfinite(lower[j]) || !std::isfinite(upper[j])) throw config_error(gene + "bounds must be finite");
         // Initial genes are lower + u·(upper − lower): an infinite width would make infinite genes.
         if (!std::isfinite(upper[j] - lower[j]))
-          throw config_error("bounds: gene " + std::to_string(j) + ": the width upper - lower overflows " +
-                             (sizeof(Gene) == 4 ? "float" : "double") + "; expected a range narrower than the largest finite value");
-      }
-      if constexpr (std::is_integral_v<Gene>) {
-        // uniform integer draws use 32 random bits (rng.hpp: below)
-        if (static_cast<long double>(upper[j]) - static_cast<long double>(lower[j]) >= 4294967295.0L)
-          throw config_error("bounds: gene " + std::to_string(j) + ": an integer range of 2^32 or more values is not supported");
+          throw config_error(gene + "the width upper - lower overflows " + (sizeof(Gene) == 4 ? "float" : "double") +
+                             "; expected a range narrower than the largest finite value");
       }
       if (lower[j] > upper[j])
-        throw config_error("bounds: gene " + std::to_string(j) + ": lower bound " + std::to_string(lower[j]) +
-                           " is greater than upper bound " + std::to_string(upper[j]));
-    }
-    validate_integer(dimension);
-  }
-
- private:
-  void validate_integer(int dimension) const {
-    if (integer.empty()) return;
-    if constexpr (!std::is_floating_point_v<Gene>) {
-      throw config_error("bounds: integer marks are for real genes; genes of an integer type are integers already");
-    } else {
-      if (integer.size() != static_cast<std::size_t>(dimension))
-        throw config_error("bounds: expected " + std::to_string(dimension) + " integer marks (one per gene), got " +
-                           std::to_string(integer.size()));
-      for (std::size_t j = 0; j < integer.size(); ++j) {
-        const std::string gene = "bounds: gene " + std::to_string(j) + ": ";
-        if (integer[j] > 1) throw config_error(gene + "integer mark must be 0 or 1");
-        if (integer[j] == 0) continue;
-        if (std::floor(lower[j]) != lower[j] || std::floor(upper[j]) != upper[j])
+        throw config_error(gene + "lower bound " + std::to_string(lower[j]) + " is greater than upper bound " +
+                           std::to_string(upper[j]));
+      const bool marked = !integer.empty() && integer[j] != 0;
+      if constexpr (std::is_floating_point_v<Gene>) {
+        if (marked && (std::floor(lower[j]) != lower[j] || std::floor(upper[j]) != upper[j]))
           throw config_error(gene + "an integer variable needs integer bounds, got [" + std::to_string(lower[j]) +
                              ", " + std::to_string(upper[j]) + "]");
-        // rounding is floor(y + 1/2) (repair.hpp): exact only while y + 1/2 is representable
-        const double limit = std::ldexp(1.0, std::numeric_limits<Gene>::digits - 2);
-        if (std::fabs(static_cast<double>(lower[j])) > limit || std::fabs(static_cast<double>(upper[j])) > limit)
+        const double limit = integer_variable_limit<Gene>();
+        if (marked &&
+            (std::fabs(static_cast<double>(lower[j])) > limit || std::fabs(static_cast<double>(upper[j])) > limit))
           throw config_error(gene + "an integer variable's bounds must lie within +-2^" +
                              std::to_string(std::numeric_limits<Gene>::digits - 2) + " in " +
                              (sizeof(Gene) == 4 ? "float" : "double"));
-        // initial integer genes are drawn from 32 random bits (initial_genes.hpp)
-        if (static_cast<long double>(upper[j]) - static_cast<long double>(lower[j]) >= 4294967295.0L)
-          throw config_error(gene + "an integer range of 2^32 or more values is not supported");
       }
+      if ((std::is_integral_v<Gene> || marked) &&
+          static_cast<long double>(upper[j]) - static_cast<long double>(lower[j]) >= integer_span_limit)
+        throw config_error(gene + "an integer range of 2^32 or more values is not supported");
     }
+  }
+
+ private:
+  /// The marks' shape: real genes only, `dimension` entries, each 0 or 1.
+  void validate_integer_marks(int dimension) const {
+    if (integer.empty()) return;
+    if constexpr (!std::is_floating_point_v<Gene>)
+      throw config_error("bounds: integer marks are for real genes; genes of an integer type are integers already");
+    if (integer.size() != static_cast<std::size_t>(dimension))
+      throw config_error("bounds: expected " + std::to_string(dimension) + " integer marks (one per gene), got " +
+                         std::to_string(integer.size()));
+    for (std::size_t j = 0; j < integer.size(); ++j)
+      if (integer[j] > 1) throw config_error("bounds: gene " + std::to_string(j) + ": integer mark must be 0 or 1");
   }
 };
 

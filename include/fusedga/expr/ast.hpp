@@ -22,7 +22,7 @@
 ///    `lhs >= rhs` becomes g = rhs − lhs <= 0, `lhs == rhs` becomes
 ///    h = lhs − rhs with |h| <= eps. `<` and `>` are read as `<=` and `>=`.
 
-#include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -81,9 +81,12 @@ struct variable {
   int first_gene = 0;
   int size = 1;                     ///< 1 for a scalar
   bool vector = false;              ///< declared with `size:` (must be indexed)
-  bool integer = false;             ///< an integer variable: its bounds are integers, its genes kept integral
-  std::vector<double> lower, upper;  ///< per element, lower <= upper (integer variables: ceil and floor of the
+  /// Per element: 1 = an integer variable (its bounds are integers, its genes kept integral); empty when no
+  /// element is one.
+  std::vector<std::uint8_t> integer;
+  std::vector<double> lower, upper;  ///< per element, lower <= upper (integer elements: ceil and floor of the
                                      ///< declared bounds)
+  bool is_integer(int k) const { return !integer.empty() && integer[static_cast<std::size_t>(k)] != 0; }
   location where;
 };
 
@@ -118,17 +121,14 @@ struct program {
   int max_reduction_depth = 0;          ///< deepest nesting of reductions (index variables needed)
 
   int dimension() const { return variables.empty() ? 0 : variables.back().first_gene + variables.back().size; }
-  bool has_integer_variables() const {
+  /// Per-gene integer marks in gene order (Bounds::integer): 1 for each gene of an integer variable, 0 for the
+  /// others; empty when no variable is an integer, so that problems without any take none of the rounding.
+  std::vector<std::uint8_t> integer_marks() const {
+    std::vector<std::uint8_t> marks;
     for (const variable& v : variables)
-      if (v.integer) return true;
-    return false;
-  }
-  /// Rounds the integer variables' genes among the d genes x half up, in place (floor(x + 0.5), as the engine
-  /// keeps them): for evaluators outside the engine (the pagmo peer), so they solve the same problem.
-  void round_integer_genes(double* x) const {
-    for (const variable& v : variables)
-      if (v.integer)
-        for (int k = 0; k < v.size; ++k) x[v.first_gene + k] = std::floor(x[v.first_gene + k] + 0.5);
+      for (int k = 0; k < v.size; ++k) marks.push_back(v.is_integer(k) ? 1 : 0);
+    if (std::find(marks.begin(), marks.end(), 1) == marks.end()) marks.clear();
+    return marks;
   }
   int inequality_count() const { return count(constraint_kind::inequality); }
   int equality_count() const { return count(constraint_kind::equality); }

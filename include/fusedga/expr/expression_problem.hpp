@@ -45,9 +45,7 @@ struct expression_problem {
         b.lower.push_back(static_cast<Real>(v.lower[static_cast<std::size_t>(k)]));
         b.upper.push_back(static_cast<Real>(v.upper[static_cast<std::size_t>(k)]));
       }
-    if (source->has_integer_variables())
-      for (const variable& v : source->variables)
-        b.integer.insert(b.integer.end(), static_cast<std::size_t>(v.size), v.integer);
+    b.integer = source->integer_marks();
     return b;
   }
   std::vector<std::string> variable_names() const { return source->gene_names(); }

@@ -33,7 +33,10 @@ struct variable_decl {
   std::string name;
   int size = 1;                      ///< 1 for scalars
   bool vector = false;               ///< declared with `size:` (then it must be indexed)
-  bool integer = false;              ///< `integer: true`: every element takes integer values (Bounds::integer)
+  /// `integer:` per element (true: all `size` elements, or a list of booleans): 1 = takes integer values
+  /// (Bounds::integer); empty when none does.
+  std::vector<std::uint8_t> integer;
+  bool is_integer(std::size_t k) const { return !integer.empty() && integer[k] != 0; }
   std::vector<double> lower, upper;  ///< one pair per element (a single pair is broadcast by the caller)
   std::string key_path;              ///< "problem.variables.x"
   location where;
