@@ -3,6 +3,7 @@
 /// each checking its keys first, then its values, with located errors.
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -14,6 +15,7 @@
 #include "fusedga/config/batch_entry.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/run_config.hpp"
+#include "fusedga/core/bounds.hpp"
 #include "fusedga/core/error.hpp"
 #include "fusedga/engine/operator_parameters.hpp"
 #include "fusedga/engine/validate.hpp"
@@ -139,6 +141,26 @@ std::pair<double, double> read_bound_pair(const located& v) {
   if (l > h)
     v.fail("expected " + expect + ", got lower " + detail::number_text(l) + " > upper " + detail::number_text(h));
   return {l, h};
+}
+
+/// Integer variables under `precision: float`: Bounds::validate's float limit (±2^22), checked here so that
+/// the error names the variable and its place in the file, not a gene number.
+void check_float_integer_bounds(const run_config& cfg) {
+  if (cfg.precision != precision_kind::float32 || !cfg.problem.expression) return;
+  const double limit = integer_variable_limit<float>();
+  for (const expr::variable& v : cfg.problem.expression->variables)
+    for (int k = 0; k < v.size; ++k) {
+      const double lo = v.lower[static_cast<std::size_t>(k)], hi = v.upper[static_cast<std::size_t>(k)];
+      if (!v.is_integer(k) || std::max(std::fabs(lo), std::fabs(hi)) <= limit) continue;
+      const std::string at = v.where.line > 0 ? cfg.source + ":" + std::to_string(v.where.line) + ":" +
+                                                    std::to_string(v.where.column) + ": "
+                                              : cfg.source + ": ";
+      throw config_error(at + "problem.variables." + v.name + ": integer variable '" + v.name +
+                         (v.vector ? "[" + std::to_string(k) + "]" : std::string()) + "' has bounds [" +
+                         detail::number_text(lo) + ", " + detail::number_text(hi) +
+                         "]; expected bounds within +-2^22 with precision: float, where rounding half up is exact "
+                         "(+-2^51 with precision: double)");
+    }
 }
 
 /// A variable's `integer:` as one mark per element: true or false, or (a vector) a list of `size` of them.
@@ -793,6 +815,7 @@ run_config parse_any(const std::string& text, const std::string& source_name, co
   if (const auto device = sections.get("device"); device && !device->is_word("auto"))
     cfg.device = static_cast<int>(detail::read_int(*device, detail::integer_in(0, 1023), "auto or an integer in [0, 1023]"));
   if (const auto output = sections.get("output")) read_output(*output, cfg.output);
+  check_float_integer_bounds(cfg);
   resolve_auto_repair(cfg, problem, given);
   read_island_variants(sections.get("ga"), problem, cfg, given);  // over the run's settings, auto repair included
   if (const auto g = sections.get("ga"); g && g->node().IsMap())

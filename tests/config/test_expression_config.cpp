@@ -141,6 +141,13 @@ TEST_CASE("expression problem: integer variable errors are located", "[config][e
         "expected bounds around at least one integer");
   CHECK(error_of("problem:\n  variables: {n: {bounds: [0, 5], integer: [true]}}\n  objective: n\n")
             .rfind("run.yaml:2:44: problem.variables.n.integer: expected one of (true, false)", 0) == 0);
+  // float precision: its own limit, named at the variable (the engine's check would only name gene 1)
+  const std::string wide_float = "problem:\n  variables: {x: [0, 1], v: {size: 2, bounds: [0, 1e8], integer: [false, true]}}\n"
+                                 "  objective: x + v[1]\nprecision: float\n";
+  CHECK(error_of(wide_float) == "run.yaml:2:29: problem.variables.v: integer variable 'v[1]' has bounds [0, 100000000]; "
+                                "expected bounds within +-2^22 with precision: float, where rounding half up is exact "
+                                "(+-2^51 with precision: double)");
+  CHECK_NOTHROW(parse_config(wide_float.substr(0, wide_float.find("precision")), "run.yaml"));  // double: fine
   CHECK(error_of("problem:\n  variables: {n: {integer: true}}\n  objective: n\n") ==
         "run.yaml:2:18: problem.variables.n: expected a variable {bounds: [lower, upper]} (a vector: {size: n, "
         "bounds: [lower, upper]}), got a map");
