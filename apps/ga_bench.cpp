@@ -5,8 +5,8 @@
 //            [--threads 1,2] [--repeats N] [--min-time S] [--precision double|float]
 //            [--set key=value ...] [--workloads eval,generation]
 //            [--tiers object,unfused,fused] [--json FILE] [--report DIR] [--quiet]
-//   ga-bench PROBLEM_OR_CONFIG --workloads islands [--islands 1,4,16,64] [--weak] [--sizes ...] [--backends ...]
-//            [--threads ...] [--set ga.islands.migration.every=10 ...] [--json FILE]   (also under mpirun -np R)
+//   ga-bench PROBLEM_OR_CONFIG --workloads islands [--islands 1,4,16,64] [--weak] [--epochs E] [--sizes ...]
+//            [--backends ...] [--threads ...] [--set ga.islands.migration.every=10 ...] [--json FILE]   (also under mpirun -np R)
 //   ga-bench --compare A.json B.json
 //   ga-bench --quality SUITE.yaml [--seeds 25] [--budget 500000] [--methods a,b] [--problems a,b] [--stop-at-target]
 //            [--report DIR] [--python python3]      (docs/quality.md)
@@ -172,6 +172,11 @@ int run(int argc, char** argv, const fusedga::apps::mpi_world& world) {
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
   app.add_flag("--weak", weak, "--workloads islands: weak scaling, --sizes and --islands per MPI rank");
+  int epochs = 1;
+  app.add_option("--epochs", epochs,
+                 "--workloads islands: epochs E timed per pair of runs, a generation (T((E+1)M) - T(M)) / (E M) "
+                 "(default 1: the second epoch; more reach the later, steadier state)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--tiers", tiers_text, "object, unfused, fused (default all)")->delimiter(',');
   app.add_option("--json", json_path, "also write the report as JSON to FILE (atomically)");
   app.add_option("--report", report_dir,
@@ -254,9 +259,9 @@ int run(int argc, char** argv, const fusedga::apps::mpi_world& world) {
            "only with --quality SUITE");
   else
     refuse({"--sizes", "--backends", "--threads", "--precision", "--set", "--workloads", "--tiers", "--json",
-            "--baseline", "--stream-mib", "--islands", "--weak"},
+            "--baseline", "--stream-mib", "--islands", "--weak", "--epochs"},
            "does not apply to --quality (the suite's methods file sets the runs; --report writes the results)");
-  if (!islands_workload) refuse({"--islands", "--weak"}, "only with --workloads islands");
+  if (!islands_workload) refuse({"--islands", "--weak", "--epochs"}, "only with --workloads islands");
   if (!quality_suite_path.empty()) {
     if (!target_name.empty()) throw config_error("--quality SUITE takes no problem argument (use --problems)");
     if (!report_dir.empty()) fusedga::check_report_dir(report_dir);
@@ -330,6 +335,7 @@ int run(int argc, char** argv, const fusedga::apps::mpi_world& world) {
     plan.backends = backends;
     if (!island_counts.empty()) plan.island_counts = island_counts;
     plan.weak = weak;
+    plan.epochs = epochs;
     plan.repeats.min_repeats = repeats;
     plan.repeats.min_time_s = min_time;
     fusedga::transport_maker make = fusedga::local_transports();

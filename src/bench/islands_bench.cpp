@@ -69,6 +69,8 @@ std::vector<islands_bench_row> run_islands_bench(const run_config& cfg, const is
   const std::unique_ptr<islands::any_transport> world = make(1);
   const int R = world->ranks();
   const int M = cfg.ga.islands.migration.every;
+  const int E = plan.epochs;
+  if (E < 1) throw config_error("--epochs: expected an integer >= 1, got " + std::to_string(E));
   const auto say = [&](const std::string& line) {
     if (progress && world->rank() == 0) progress(line);
   };
@@ -87,20 +89,20 @@ std::vector<islands_bench_row> run_islands_bench(const run_config& cfg, const is
   const repeat_policy& rp = plan.repeats;
   const std::size_t min_repeats = static_cast<std::size_t>(std::max(1, rp.min_repeats));
   const auto measure = [&](cell& x) {
-    const timed_run a = run_once(x.cfg, M, *x.transport), z = run_once(x.cfg, 2 * M, *x.transport);
-    pair_figures f;
+    const timed_run a = run_once(x.cfg, M, *x.transport), z = run_once(x.cfg, (E + 1) * M, *x.transport);
+    pair_figures f;  // per epoch: the E epochs' differences over E
     f.short_s = a.seconds;
     f.long_s = z.seconds;
-    f.gather_s = z.meter.gather_s - a.meter.gather_s;
-    f.exchange_s = z.meter.exchange_s - a.meter.exchange_s;
-    f.wait_s = z.meter.wait_s - a.meter.wait_s;
-    f.migrant_bytes = static_cast<double>(z.meter.migrant_bytes - a.meter.migrant_bytes);
-    f.cross_rank_bytes = static_cast<double>(z.meter.cross_rank_bytes - a.meter.cross_rank_bytes);
-    f.gathered_bytes = static_cast<double>(z.meter.gathered_bytes - a.meter.gathered_bytes);
+    f.gather_s = (z.meter.gather_s - a.meter.gather_s) / E;
+    f.exchange_s = (z.meter.exchange_s - a.meter.exchange_s) / E;
+    f.wait_s = (z.meter.wait_s - a.meter.wait_s) / E;
+    f.migrant_bytes = static_cast<double>(z.meter.migrant_bytes - a.meter.migrant_bytes) / E;
+    f.cross_rank_bytes = static_cast<double>(z.meter.cross_rank_bytes - a.meter.cross_rank_bytes) / E;
+    f.gathered_bytes = static_cast<double>(z.meter.gathered_bytes - a.meter.gathered_bytes) / E;
     std::vector<pair_figures> all = all_ranks(*x.transport, f);  // the same on every rank: same decisions
     double short_s = 0, long_s = 0;
     for (const auto& r : all) short_s = std::max(short_s, r.short_s), long_s = std::max(long_s, r.long_s);
-    x.per_generation.push_back((long_s - short_s) / M);
+    x.per_generation.push_back((long_s - short_s) / (E * M));
     x.total_s += short_s + long_s;
     x.pairs.push_back(std::move(all));
   };
@@ -156,6 +158,7 @@ std::vector<islands_bench_row> run_islands_bench(const run_config& cfg, const is
         row.population = N;
         row.islands = I;
         row.every = M;
+        row.epochs = E;
         row.migrants = x.cfg.ga.islands.migration.size;
         row.topology = to_string(x.cfg.ga.islands.migration.topology);
         row.repeats = t.count;
@@ -199,8 +202,12 @@ std::string format_islands_table(const std::string& problem, const std::vector<i
     out += fmt::format("ga-bench islands: {}, migration every M = {} generations, K = {}, {}; ranks R = {}\n", problem,
                        r0.every, r0.migrants, r0.topology, r0.ranks);
   }
-  out += "gen ms: median steady-state generation, (T(2M) - T(M)) / M, [p10, p90]; vs 1: against one population of "
-         "the same N; per epoch: gather, exchange, wait (max over ranks, ms), comm = (gather + exchange) / epoch; "
+  const int E = rows.empty() ? 1 : rows.front().epochs;
+  out += (E == 1 ? std::string("gen ms: median steady-state generation, (T(2M) - T(M)) / M")
+                 : fmt::format("gen ms: median steady-state generation over E = {} epochs, (T((E+1)M) - T(M)) / (E M)",
+                               E)) +
+         ", [p10, p90]; vs 1: against one population of the same N; per epoch: gather, exchange, wait (max over ranks, "
+         "ms), comm = (gather + exchange) / epoch; "
          "bytes: per migration (all ranks; cross-rank) and gathered per epoch (each rank)\n";
   out += fmt::format("{:<7} {:>3} {:>3} {:>10} {:>5} {:>10} {:>21} {:>6} {:>9} {:>9} {:>9} {:>6} {:>10} {:>10} {:>10} {:>5}\n",
                      "backend", "thr", "R", "N", "I", "gen ms", "[p10, p90]", "vs 1", "gather", "exchange", "wait",
@@ -229,6 +236,7 @@ nlohmann::json islands_bench_json(const std::string& problem, const std::vector<
                      {"population", r.population},
                      {"islands", r.islands},
                      {"every", r.every},
+                     {"epochs", r.epochs},
                      {"migrants", r.migrants},
                      {"topology", r.topology},
                      {"repeats", r.repeats},

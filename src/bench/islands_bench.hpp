@@ -53,13 +53,16 @@ struct islands_bench_plan {
   std::vector<bench_backend> backends;     ///< serial or tbb (threads per rank)
   std::vector<int> island_counts{1, 4, 16, 64};  ///< I (with `weak`: per rank); 1 = one population
   bool weak = false;                       ///< weak scaling: N and I are per rank, multiplied by the rank count R
+  int epochs = 1;                          ///< E >= 1: epochs timed per pair, (T((E+1)·M) − T(M)) / (E·M)
   repeat_policy repeats;                   ///< pairs of runs (below) per row
 };
 
 /**
- * One (backend, threads, N, I) cell. A generation's time is (T(2·M) − T(M)) / M with T(G) the wall time of a
- * whole run of G generations through the registry (ga-run's path): initialization and the epoch that ends at
- * the generation limit cancel, leaving M generations and one epoch end with its migration — the steady state.
+ * One (backend, threads, N, I) cell. A generation's time is (T((E+1)·M) − T(M)) / (E·M) with T(G) the wall time
+ * of a whole run of G generations through the registry (ga-run's path) and E the plan's epochs (default 1):
+ * initialization and the epoch that ends at the generation limit cancel, leaving E·M generations and E epoch
+ * ends with their migrations — the steady state (the first epochs' state with E = 1; more epochs reach later
+ * ones: docs/performance.md, "Whole runs").
  * Each repeat runs the pair, the island counts of one (N, backend) alternating round by round (so drift in the
  * machine's load spreads over them alike); the row gives the median difference. Communication figures are the same
  * difference of the two runs' transport meters (islands/metered_transport.hpp), per epoch.
@@ -71,6 +74,7 @@ struct islands_bench_row {
   std::size_t population = 0;   ///< N, the archipelago's
   int islands = 1;              ///< I (1: one population, no island model)
   int every = 0;                ///< M, generations per epoch
+  int epochs = 1;               ///< E, epochs timed per pair
   std::size_t migrants = 0;     ///< K per island and migration
   std::string topology;         ///< ring, random or fully-connected
   std::size_t repeats = 0;      ///< pairs of runs timed

@@ -69,3 +69,32 @@ TEST_CASE("islands bench: a backend other than serial or tbb is a config error")
   CHECK_THROWS_WITH(run_islands_bench(cfg, plan, local_transports(), notes),
                     Catch::Contains("--workloads islands runs on serial and tbb, not cuda"));
 }
+
+TEST_CASE("islands bench: more epochs per pair give the same per-migration figures, per epoch") {
+  const run_config cfg =
+      resolve_bench_config("classic/rastrigin", {"problem.params.dimension=5", "ga.islands.count=2",
+                                                 "ga.islands.migration.every=3", "ga.islands.migration.size=2"});
+  islands_bench_plan plan;
+  plan.sizes = {200};
+  plan.backends = {{backend_kind::serial, 1}};
+  plan.island_counts = {4};
+  plan.repeats.warmup = 0;
+  plan.repeats.min_repeats = 1;
+  plan.repeats.min_time_s = 0;
+  std::vector<std::string> notes;
+  const auto one_epoch = run_islands_bench(cfg, plan, local_transports(), notes);
+  plan.epochs = 3;
+  const auto three = run_islands_bench(cfg, plan, local_transports(), notes);
+  REQUIRE(one_epoch.size() == 1);
+  REQUIRE(three.size() == 1);
+  CHECK(three[0].epochs == 3);
+  CHECK(three[0].migrant_bytes == 4 * 2 * (5 * 8 + 2 * 8));  // per migration, as with one epoch
+  CHECK(three[0].migrant_bytes == one_epoch[0].migrant_bytes);
+  CHECK(three[0].gathered_bytes == one_epoch[0].gathered_bytes);  // per epoch
+  CHECK(format_islands_table("classic/rastrigin", three, notes).find("over E = 3 epochs, (T((E+1)M) - T(M)) / (E M)") !=
+        std::string::npos);
+  CHECK(islands_bench_json("classic/rastrigin", three, notes)["rows"][0]["epochs"] == 3);
+  plan.epochs = 0;
+  CHECK_THROWS_WITH(run_islands_bench(cfg, plan, local_transports(), notes),
+                    "--epochs: expected an integer >= 1, got 0");
+}
