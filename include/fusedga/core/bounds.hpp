@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fusedga/core/error.hpp"
+#include "fusedga/core/macros.hpp"
 
 namespace fusedga {
 
@@ -22,6 +23,8 @@ struct bounds_view {
   const Gene* lower;
   const Gene* upper;
   const std::uint8_t* integer = nullptr;
+  /// Whether gene j is an integer variable (Bounds::integer).
+  FUSEDGA_HD bool is_integer(int j) const { return integer != nullptr && integer[j] != 0; }
 };
 
 /// Integer genes (of an integer type, or real genes marked integer) span fewer values than this: their uniform
@@ -96,15 +99,16 @@ struct Bounds {
                            std::to_string(upper[j]));
       const bool marked = !integer.empty() && integer[j] != 0;
       if constexpr (std::is_floating_point_v<Gene>) {
-        if (marked && (std::floor(lower[j]) != lower[j] || std::floor(upper[j]) != upper[j]))
-          throw config_error(gene + "an integer variable needs integer bounds, got [" + std::to_string(lower[j]) +
-                             ", " + std::to_string(upper[j]) + "]");
-        const double limit = integer_variable_limit<Gene>();
-        if (marked &&
-            (std::fabs(static_cast<double>(lower[j])) > limit || std::fabs(static_cast<double>(upper[j])) > limit))
-          throw config_error(gene + "an integer variable's bounds must lie within +-2^" +
-                             std::to_string(std::numeric_limits<Gene>::digits - 2) + " in " +
-                             (sizeof(Gene) == 4 ? "float" : "double"));
+        if (marked) {
+          if (std::floor(lower[j]) != lower[j] || std::floor(upper[j]) != upper[j])
+            throw config_error(gene + "an integer variable needs integer bounds, got [" + std::to_string(lower[j]) +
+                               ", " + std::to_string(upper[j]) + "]");
+          const double limit = integer_variable_limit<Gene>();
+          if (std::fabs(static_cast<double>(lower[j])) > limit || std::fabs(static_cast<double>(upper[j])) > limit)
+            throw config_error(gene + "an integer variable's bounds must lie within +-2^" +
+                               std::to_string(std::numeric_limits<Gene>::digits - 2) + " in " +
+                               (sizeof(Gene) == 4 ? "float" : "double"));
+        }
       }
       if ((std::is_integral_v<Gene> || marked) &&
           static_cast<long double>(upper[j]) - static_cast<long double>(lower[j]) >= integer_span_limit)

@@ -87,7 +87,7 @@ inline void de_trials_across(const kernel_params<Problem>& kp, const de_tile_don
       }
     }
     if constexpr (std::is_floating_point_v<G>) {
-      if (kp.bounds.integer != nullptr && kp.bounds.integer[j])  // round_integer_genes (repair.hpp), across
+      if (kp.bounds.is_integer(j))  // round_integer_genes (repair.hpp), across
         for (int l = 0; l < count; ++l)
           trials[static_cast<std::size_t>(l) * d + j] = round_integer_gene(trials[static_cast<std::size_t>(l) * d + j]);
     }

@@ -35,7 +35,7 @@ FUSEDGA_HD FUSEDGA_INLINE void initial_gene_block(const kernel_params<Problem>& 
   const draws4 r = kp.rng(i, 0, stream::init, static_cast<std::uint32_t>(block));
   const int first = 4 * block;
   for (int j = first; j < first + 4 && j < kp.dimension; ++j)
-    row[j] = kp.bounds.integer != nullptr && kp.bounds.integer[j]
+    row[j] = kp.bounds.is_integer(j)
                  ? integer_variable_draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j - first])
                  : uniform_reset_mutation::draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j - first]);
 }

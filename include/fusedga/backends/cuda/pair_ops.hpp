@@ -95,7 +95,7 @@ FUSEDGA_HD FUSEDGA_INLINE void vary_gene(const kernel_params<Problem>& kp, const
   a = clamp_to_bounds(a, lo, hi);
   b = clamp_to_bounds(b, lo, hi);
   if constexpr (std::is_floating_point_v<G>) {
-    if (kp.bounds.integer != nullptr && kp.bounds.integer[j]) {  // repair.hpp's round_integer_genes, per gene
+    if (kp.bounds.is_integer(j)) {  // repair.hpp's round_integer_genes, per gene
       a = round_integer_gene(a);
       b = round_integer_gene(b);
     }
