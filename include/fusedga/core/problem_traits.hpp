@@ -33,9 +33,12 @@
 ///    population-batch evaluation (pagmo2's batch fitness evaluator, `bfe`): ONE call per generation over all
 ///    the individuals to evaluate — genes n × d row-major (the engine's own population rows, consecutive
 ///    slots, read-only, no copy); writes objective[n], inequalities n × m and equalities n × p row-major
-///    (m = inequality_count, p = equality_count; raw values, g <= 0 and |h| <= eps satisfied). Host-only,
-///    called on the thread that drives the engine, on the CPU backends (serial, tbb); backend::cuda refuses it
-///    at compile time. May throw: the exception leaves `solve`. objective(), inequalities(), equalities() are
+///    (m = inequality_count, p = equality_count; raw values, g <= 0 and |h| <= eps satisfied). A host function,
+///    called on the thread that drives the engine. On the CPU backends (serial, tbb) every pointer is host
+///    memory; on backend::cuda every pointer is device memory of the run's device (the population's own rows:
+///    hand them to CUDA code, PyTorch or CuPy as they are), the engine's kernels that wrote the rows have
+///    finished, and the call must return only when its writes are complete (e.g. after synchronizing the stream
+///    it used). May throw: the exception leaves `solve`. objective(), inequalities(), equalities() are
 ///    then not called by the engine, and the gradient repair (per-individual constraints) is a config_error.
 ///    The violations are folded from the values by the same sinks, in index order   [per-individual evaluation]
 ///  - `using partial_type = <an integer type>;` + `template <class X> FUSEDGA_HD partial_type partial_objective(const X&

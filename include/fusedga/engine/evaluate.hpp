@@ -81,14 +81,26 @@ FUSEDGA_HD inline void apply_handler_keys(const kernel_params<Problem>& kp, cons
   for (std::size_t i = 0; i < count; ++i) key[i] = rank_key_of(kp, objective[i], violation[i]);
 }
 
+/// The constraint values that one `evaluate_population` call wrote (problem_traits.hpp): slot s of the
+/// population has its m inequality values at g[(s − first)·m ...] and its p equality values at
+/// h[(s − first)·p ...].
+template <class Fitness>
+struct population_values {
+  const Fitness* g;
+  const Fitness* h;
+  int m, p;
+  std::size_t first;
+};
+
 /**
  * Population-batch problems (`evaluate_population`, problem_traits.hpp): the violations and rank keys of
  * `count` consecutive individuals whose objectives the problem wrote (`objective[i]`) with their raw
  * constraint values in rows of `g` (m per individual) and `h` (p per individual), row-major; writes
- * `violation[i]` (violation_of_values) and `key[i]` exactly as evaluate_one then apply_handler_keys do. Host.
+ * `violation[i]` (violation_of_values) and `key[i]` exactly as evaluate_one then apply_handler_keys do. The CPU
+ * passes call it per tile, the CUDA kernels per individual (count 1).
  */
 template <class Problem>
-inline void rank_population_values(const kernel_params<Problem>& kp, const fitness_t<Problem>* objective,
+FUSEDGA_HD inline void rank_population_values(const kernel_params<Problem>& kp, const fitness_t<Problem>* objective,
                                    const fitness_t<Problem>* g, int m, const fitness_t<Problem>* h, int p,
                                    std::size_t count, fitness_t<Problem>* violation,
                                    rank_key_t<fitness_t<Problem>>* key) {

@@ -144,17 +144,6 @@ inline void init_tile(const kernel_params<Problem>& kp, const population_view<ge
   evaluate_tile(kp, pop, t, out);
 }
 
-/// The constraint values that one `evaluate_population` call wrote (problem_traits.hpp): slot s of the
-/// population has its m inequality values at g[(s − first)·m ...] and its p equality values at
-/// h[(s − first)·p ...].
-template <class Fitness>
-struct population_values {
-  const Fitness* g;
-  const Fitness* h;
-  int m, p;
-  std::size_t first;
-};
-
 /**
  * Population-batch problems: slots [begin, end) of `pop`, whose objectives `evaluate_population` wrote, get
  * their violations and rank keys from `values` (rank_population_values: the arithmetic of evaluate_one), then

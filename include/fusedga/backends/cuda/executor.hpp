@@ -77,9 +77,9 @@ class cuda_executor {
   static_assert(
       !has_batch_evaluation<Problem>::value,
       "backend::cuda: problems with a host-only evaluate_batch (expression problems) run on the CPU backends");
-  static_assert(!has_population_evaluation<Problem>::value,
-                "backend::cuda: population-batch problems (evaluate_population, a host call per generation) run on "
-                "the CPU backends (serial, tbb)");
+  /// Population-batch problems (`evaluate_population`): called from the host between the kernels, with device
+  /// pointers (problem_traits.hpp), so their generations are launched directly, never as captured graphs.
+  static constexpr bool population_batch = has_population_evaluation<Problem>::value;
 
   template <class Backend>
   cuda_executor(const Problem& problem, const kernel_params<Problem>& kp, const Bounds<gene>& bounds,
@@ -87,7 +87,10 @@ class cuda_executor {
       : rt_(problem, backend), kp_(kp), n_(kp.population), elitism_(kp.elitism) {
     const int d = kp.dimension;
     constexpr bool separable = separable_objective_v<Problem>;
-    rt_.check_memory(n_, d, {sizeof(gene), sizeof(fitness), sizeof(key), separable}, elitism_);
+    const std::size_t m = static_cast<std::size_t>(inequality_count(kp.problem));
+    const std::size_t p = static_cast<std::size_t>(equality_count(kp.problem));
+    const std::size_t batch_row = population_batch ? (m + p) * sizeof(fitness) + (is_de() ? 2 * sizeof(double) : 0) : 0;
+    rt_.check_memory(n_, d, {sizeof(gene), sizeof(fitness), sizeof(key), separable, batch_row}, elitism_);
     for (int p = 0; p < 2; ++p) {
       pop_[p] = population_type(n_, d);
       views_[p] = pop_[p].view();
@@ -127,6 +130,14 @@ class cuda_executor {
       }
       sort_scratch_ = buffer<unsigned char>(sort_scratch_bytes_);
       rt_.iota(sort_in_.data(), n_);
+    }
+    if constexpr (population_batch) {  // the call's constraint values, N × m and N × p; DE's F and CR per target
+      batch_g_ = buffer<fitness>(n_ * m);
+      batch_h_ = buffer<fitness>(n_ * p);
+      if (is_de()) {
+        batch_F_ = buffer<double>(n_);
+        batch_CR_ = buffer<double>(n_);
+      }
     }
     if (is_de()) allocate_de(d);
     if (plus()) {  // (μ+λ): the parents' and the children's (key, slot) orders
@@ -170,8 +181,9 @@ class cuda_executor {
   summary_type next_generation(std::uint32_t /*generation*/) {
     rt_.use_device();
     const int parity = cur_;
-    // A dynamic constraint handler changes kp_ between generations: launched directly, not from a captured graph.
-    if (dynamic_rule(kp_.rule))
+    // A dynamic constraint handler changes kp_ between generations, and a population-batch problem's host call
+    // sits between the kernels: launched directly, not from a captured graph.
+    if (dynamic_rule(kp_.rule) || population_batch)
       enqueue_step(parity);
     else
       rt_.run_generation(parity, [&] { enqueue_step(parity); });
@@ -440,11 +452,29 @@ class cuda_executor {
     rt_.to_device(state_.data(), host_state_.data(), sizeof s);
   }
 
-  void enqueue_evaluation(const view_type& pop, bool evaluate, bool rekey = false) {
-    rt_.evaluate(eval_, evaluate ? eval_.shared_bytes : 0,
+  /// The evaluation kernel over all of `pop` (or only its summary). Population-batch problems: `evaluate` first
+  /// makes the evaluate_population call over slots [first, N) (the GA's children: from E), which the kernel ranks.
+  void enqueue_evaluation(const view_type& pop, bool evaluate, bool rekey = false, std::size_t first = 0) {
+    population_values<fitness> values{};
+    if (population_batch && evaluate) values = call_population(pop, first);
+    rt_.evaluate(eval_, evaluate && !population_batch ? eval_.shared_bytes : 0,
                  cuda_kernels::evaluate_args<Problem>{kp_, pop, eval_.staged, evaluate, cands_, totals_.data(),
                                                       candidates_.data(), rekey, eval_.rows, eval_.warp_rows,
-                                                      eval_.row_lanes});
+                                                      eval_.row_lanes, values});
+  }
+
+  /// Population-batch problems: the evaluate_population call over rows [first, N) of `pop`, once the kernels
+  /// that wrote them are done; the call's writes are complete when it returns (problem_traits.hpp). It may
+  /// throw: nothing after it runs. Returns where it wrote the constraint values.
+  population_values<fitness> call_population(const view_type& pop, std::size_t first) {
+    const int m = inequality_count(kp_.problem), p = equality_count(kp_.problem);
+    if constexpr (population_batch) {
+      rt_.synchronize();
+      const std::size_t d = static_cast<std::size_t>(kp_.dimension);
+      kp_.problem.evaluate_population(pop.genes + first * d, n_ - first, pop.objective + first, batch_g_.data(),
+                                      batch_h_.data());
+    }
+    return {batch_g_.data(), batch_h_.data(), m, p, first};
   }
 
   void enqueue_sort(const view_type& pop) {
@@ -511,10 +541,19 @@ class cuda_executor {
                      sort_scratch_bytes_);
       rt_.sort_slots(sort_out_.data(), pbest_.data(), s.pbest_count, sort_scratch_.data(), sort_scratch_bytes_);
     }
-    rt_.de(de_launch_, cuda_kernels::de_args<Problem>{kp_, src, dst, state_.data(), de_memory_F_.data(),
-                                                      de_memory_CR_.data(), de_archive_.data(), de_counters_.data(),
-                                                      pbest_.data(), de_success_.data(), de_tile_success_.data(),
-                                                      cands_, totals_.data(), candidates_.data()});
+    cuda_kernels::de_args<Problem> args{kp_,          src,          dst, state_.data(), de_memory_F_.data(),
+                                        de_memory_CR_.data(), de_archive_.data(), de_counters_.data(),
+                                        pbest_.data(), de_success_.data(), de_tile_success_.data(),
+                                        cands_,        totals_.data(), candidates_.data()};
+    if constexpr (population_batch) {  // the trials, one call over the N trial rows, then the selection
+      args.F_all = batch_F_.data();
+      args.CR_all = batch_CR_.data();
+      args.trials_only = true;
+      rt_.de(de_launch_, args);
+      args.values = call_population(dst, 0);
+      args.trials_only = false;
+    }
+    rt_.de(de_launch_, args);
     if (s.adaptive() || s.archive_capacity > 0)
       rt_.de_update(cuda_kernels::de_update_args<gene, fitness>{s, de_tile_success_.data(), de_tiles(),
                                                                 de_memory_F_.data(), de_memory_CR_.data(),
@@ -543,6 +582,9 @@ class cuda_executor {
     rt_.offspring(cuda_geometry::short_genome(kp_.dimension), offspring_,
                   cuda_kernels::offspring_args<Problem>{kp_, src, dst, state_.data(), elite_slots(), kp_.pairs(),
                                                         offspring_.staged, cands_, totals_.data(), candidates_.data()});
+    // Population-batch problems: the children [E, N) evaluated by one call and all N ranked and summarized by the
+    // evaluation kernel (the elites with their stored values), which replaces the offspring kernel's summary.
+    if constexpr (population_batch) enqueue_evaluation(dst, true, false, elitism_);
     if (plus()) {
       rt_.sort_pairs(src.rank_key, plus_keys_[0].data(), plus_iota_.data(), plus_slots_[0].data(), n_,
                      plus_scratch_.data(), plus_scratch_bytes_);
@@ -555,7 +597,10 @@ class cuda_executor {
       return;
     }
     enqueue_sort(dst);
-    enqueue_finish(dst, offspring_.blocks, static_cast<std::uint32_t>(elitism_), true);
+    if (population_batch)
+      enqueue_finish(dst, eval_.blocks, 0, true);
+    else
+      enqueue_finish(dst, offspring_.blocks, static_cast<std::uint32_t>(elitism_), true);
   }
 
   /// The run state copied to host memory (after a synchronization) as the engine's summary.
@@ -598,6 +643,8 @@ class cuda_executor {
   buffer<de_success_sums> de_tile_success_;
   buffer<std::uint32_t> de_tile_first_;  ///< de_update -> de_slots: each tile's first archive position
   buffer<cuda_kernels::de_counters> de_counters_;
+  buffer<fitness> batch_g_, batch_h_;   // population-batch problems: the call's N × m and N × p constraint values
+  buffer<double> batch_F_, batch_CR_;   // population-batch DE: each target's F and CR, trials → selection
   typename Runtime::template host_buffer<cuda_kernels::de_counters> host_de_counters_;
   cuda_geometry::launch eval_{}, offspring_{}, de_launch_{};
   int cands_ = 1;

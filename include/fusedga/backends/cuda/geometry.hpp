@@ -199,7 +199,7 @@ inline bool elites_by_sort(std::size_t elitism) { return elitism > static_cast<s
 
 /// Device bytes of one run, by purpose.
 struct memory_plan {
-  std::size_t populations = 0;  ///< two populations: (N+1)·(d·gene + 2·fitness + key) each
+  std::size_t populations = 0;  ///< two populations: (N+1)·(d·gene + 2·fitness + key) each, and batch rows
   std::size_t summaries = 0;    ///< per-block partial statistics and candidates, elites, best genes, bounds, state
   std::size_t sort = 0;         ///< CUB radix sort of the keys (E > kMaxFastElites only), without its temporary storage
   std::size_t total() const { return populations + summaries + sort; }
@@ -209,13 +209,16 @@ struct memory_plan {
 struct element_sizes {
   std::size_t gene, fitness, key;
   bool separable = false;
+  /// Population-batch problems: bytes per individual of the evaluate_population call's constraint values
+  /// ((m + p)·fitness), and of DE's F and CR between its two launches (2·8).
+  std::size_t batch_row = 0;
 };
 
 /// The device memory the CUDA engine allocates for N individuals (exactly what the engine allocates, bar CUB's sort scratch).
 inline memory_plan plan_memory(std::size_t n, int d, element_sizes s, std::size_t elitism) {
   memory_plan m;
   const std::size_t rows = n + 1;
-  m.populations = 2 * (rows * static_cast<std::size_t>(d) * s.gene + rows * (2 * s.fitness + s.key));
+  m.populations = 2 * (rows * static_cast<std::size_t>(d) * s.gene + rows * (2 * s.fitness + s.key)) + n * s.batch_row;
   const std::size_t pairs = (n - std::min(elitism, n) + 1) / 2;
   const std::size_t blocks =
       std::max<std::size_t>(evaluation_launch(n, d, s.gene, kMinEvaluationBlocks, s.separable).blocks,

@@ -11,6 +11,7 @@
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/core/rank_key.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/engine/evaluate.hpp"
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/shade_state.hpp"
 #include "fusedga/engine/tile_summary.hpp"
@@ -63,6 +64,9 @@ struct evaluate_args {
                            ///< (rows · warps) (geometry.hpp)
   bool warp_rows = false;  ///< lane groups per row (separable objectives; kernels.cuh: evaluate_warp_rows)
   std::uint32_t row_lanes = 32;  ///< with warp_rows: lanes per row (geometry.hpp)
+  /// Population-batch problems with `evaluate` (kernels.cuh: batch_row_values): the constraint values the
+  /// evaluate_population call wrote for slots [values.first, N); slots below keep their stored values.
+  population_values<fitness_t<Problem>> values{};
 };
 
 /// Arguments of the offspring kernels (see offspring_short and offspring_long).
@@ -131,6 +135,13 @@ struct de_args {
   int cands;
   tile_totals* totals;
   candidate<key_of<Problem>>* best;
+  /// Population-batch problems: the DE kernel runs twice around the evaluate_population call over dst's N trial
+  /// rows — `trials_only` (each trial into dst, its F and CR into F_all/CR_all[i]), then the selection, which
+  /// ranks the trials from the call's `values`.
+  bool trials_only = false;
+  double* F_all = nullptr;
+  double* CR_all = nullptr;
+  population_values<fitness_t<Problem>> values{};
 };
 
 /// Arguments of de_update_kernel (see de_update): SHADE's memory update and the archive slots of a generation.

@@ -229,6 +229,34 @@ __device__ __forceinline__ void stored_values(const evaluate_args<Problem>& a, s
   }
 }
 
+/// Whether `Problem` is evaluated by one host call per population (`evaluate_population`): its kernels never
+/// evaluate; the executor makes the call between an offspring (or DE trial) kernel and the one that ranks.
+template <class Problem>
+inline constexpr bool population_batch_v = has_population_evaluation<Problem>::value;
+
+/**
+ * Population-batch problems: individual i's values after the evaluate_population call — its objective as the call
+ * wrote it, violation and rank key from its row of the call's constraint values (rank_population_values, as the
+ * CPU passes), the two stored; slots below `v.first` (the elites, not in the call) keep their stored values.
+ */
+template <class Problem>
+__device__ __forceinline__ void batch_row_values(const kernel_params<Problem>& kp, const view_of<Problem>& pop,
+                                                 const population_values<fitness_t<Problem>>& v, std::size_t i,
+                                                 fitness_t<Problem>& obj, fitness_t<Problem>& vio,
+                                                 key_of<Problem>& key) {
+  obj = pop.objective[i];
+  if (i < v.first) {
+    vio = pop.violation[i];
+    key = pop.rank_key[i];
+    return;
+  }
+  const std::size_t row = i - v.first;
+  rank_population_values(kp, &obj, v.g + row * static_cast<std::size_t>(v.m), v.m,
+                         v.h + row * static_cast<std::size_t>(v.p), v.p, 1, &vio, &key);
+  pop.violation[i] = vio;
+  pop.rank_key[i] = key;
+}
+
 /// The view of one gene that partial_objective(x, j, j + 1) reads as x[j] (the long offspring kernel's lanes).
 template <class G>
 struct one_gene {
@@ -354,7 +382,8 @@ __device__ __forceinline__ void evaluate_warp_rows(const evaluate_args<Problem>&
  * all staged in shared memory first when `staged`. Each thread keeps its own
  * sums and best candidates in registers, so the block reduces once per tile,
  * not once per row. Writes objective, violation and rank key, and the block's
- * totals and best `cands` candidates.
+ * totals and best `cands` candidates. Population-batch problems: `evaluate`
+ * ranks the values the evaluate_population call wrote (batch_row_values).
  */
 template <class Problem>
 __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
@@ -378,7 +407,8 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
   const std::size_t per_block = static_cast<std::size_t>(blockDim.x) * a.rows;
   const std::size_t begin = static_cast<std::size_t>(blockIdx.x) * per_block;
   const std::size_t count = begin + per_block < n ? per_block : n - begin;
-  if (evaluate && staged) {
+  constexpr bool batch = population_batch_v<Problem>;
+  if (!batch && evaluate && staged) {
     copy_to_shared(tile, pop.genes + begin * d, count * d * sizeof(G));
     __syncthreads();
   }
@@ -388,12 +418,16 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
     F obj, vio;
     K key;
     if (evaluate) {
-      const G* x = staged ? tile + r * d : pop.genes + i * d;
-      evaluate_one<1>(kp, x, obj, vio, key);
-      if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
-      pop.objective[i] = obj;
-      pop.violation[i] = vio;
-      pop.rank_key[i] = key;
+      if constexpr (batch) {
+        batch_row_values(kp, pop, a.values, i, obj, vio, key);
+      } else {
+        const G* x = staged ? tile + r * d : pop.genes + i * d;
+        evaluate_one<1>(kp, x, obj, vio, key);
+        if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
+        pop.objective[i] = obj;
+        pop.violation[i] = vio;
+        pop.rank_key[i] = key;
+      }
     } else {
       stored_values(a, i, obj, vio, key);
     }
@@ -413,16 +447,19 @@ __device__ __forceinline__ void store_values(const view_of<Problem>& dst, std::s
   mine.add(obj, vio, key, slot, C);
 }
 
-/// Evaluates child `slot` from `x`, stores its values and adds them to the thread's summary.
+/// Evaluates child `slot` from `x`, stores its values and adds them to the thread's summary. Population-batch
+/// problems: nothing (the executor's evaluate_population call and the ranking evaluation kernel follow).
 template <class Problem, int C>
 __device__ __forceinline__ void store_child(const kernel_params<Problem>& kp, const view_of<Problem>& dst,
                                             const gene_t<Problem>* x, std::size_t slot,
                                             thread_summary<key_of<Problem>, C>& mine) {
-  fitness_t<Problem> obj, vio;
-  key_of<Problem> key;
-  evaluate_one<1>(kp, x, obj, vio, key);
-  if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
-  store_values<Problem>(dst, slot, obj, vio, key, mine);
+  if constexpr (!population_batch_v<Problem>) {
+    fitness_t<Problem> obj, vio;
+    key_of<Problem> key;
+    evaluate_one<1>(kp, x, obj, vio, key);
+    if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
+    store_values<Problem>(dst, slot, obj, vio, key, mine);
+  }
 }
 
 /**
@@ -555,13 +592,31 @@ __device__ __forceinline__ void offspring_long(const offspring_args<Problem>& a)
   mine.write(a.totals, a.cands, a.best);
 }
 
+/// Target i's DE trial (de_trial.hpp: the CPU's draws, mutant, crossover and repair) into row i of dst; returns
+/// the donors, whose F and CR the selection credits on success.
+template <class Problem>
+__device__ __forceinline__ de_donors<gene_t<Problem>> de_make_trial(const de_args<Problem>& a, std::size_t i) {
+  using G = gene_t<Problem>;
+  const std::size_t d = static_cast<std::size_t>(a.kp.dimension);
+  const std::uint32_t generation = a.state->generation;
+  const std::uint32_t target = static_cast<std::uint32_t>(i);
+  const de_view<G> view{a.memory_F, a.memory_CR, a.archive,      a.counters->archive_size,
+                        a.pbest,    a.tile_success, nullptr};  // archive: flags and de_slots
+  const de_donors<G> m = de_draw(a.kp, view, a.src.genes, target, generation);
+  de_trial(a.kp, m, a.src.genes + i * d, target, generation, a.dst.genes + i * d);
+  return m;
+}
+
 /**
  * Differential evolution, thread per target i (kDeThreads per block), as the CPU's de_tile: the trial
- * (de_trial.hpp: the same draws, mutant, crossover and repair) built in row i of dst and evaluated there,
+ * (de_make_trial) built in row i of dst and evaluated there,
  * then one-to-one survivor selection — the trial stays when its key is not worse than the target's, else
  * the target is copied back. Writes the success flags, SHADE's success sums per kShadeSumTargets targets
  * (one thread each, in slot order: the CPU's order, so the memory update is bitwise the CPU's), the
  * block's totals and its best candidate. Integer genes: nothing (validate rejects DE for them).
+ * Population-batch problems, as the CPU's de_trial_tile and de_select_tile: with `a.trials_only` only the
+ * trials (and each target's F and CR, kept for the second launch); else the selection of the trials the
+ * evaluate_population call evaluated (batch_row_values).
  */
 template <class Problem>
 __device__ __forceinline__ void de_targets(const de_args<Problem>& a) {
@@ -569,6 +624,17 @@ __device__ __forceinline__ void de_targets(const de_args<Problem>& a) {
   using F = fitness_t<Problem>;
   using K = rank_key_t<F>;
   if constexpr (std::is_floating_point_v<G>) {
+    constexpr bool batch = population_batch_v<Problem>;
+    const std::size_t n = a.src.size;
+    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (batch && a.trials_only) {  // uniform: the whole launch
+      if (i < n) {
+        const de_donors<G> m = de_make_trial(a, i);
+        a.F_all[i] = m.F;
+        a.CR_all[i] = m.CR;
+      }
+      return;
+    }
     constexpr int T = cuda_geometry::kDeThreads;
     static_assert(T % kShadeSumTargets == 0, "whole success-sum groups per block");
     __shared__ double weight[T], scale[T], rate[T];
@@ -576,32 +642,34 @@ __device__ __forceinline__ void de_targets(const de_args<Problem>& a) {
     const kernel_params<Problem>& kp = a.kp;
     const view_of<Problem>& src = a.src;
     const view_of<Problem>& dst = a.dst;
-    const std::uint32_t generation = a.state->generation;
-    const std::size_t n = src.size;
     const std::size_t d = static_cast<std::size_t>(kp.dimension);
-    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     thread_summary<K, 1> mine;
     unsigned char better = 0;
     double delta = 0, Fi = 0, CRi = 0;
     if (i < n) {
-      const de_view<G> view{a.memory_F, a.memory_CR, a.archive,      a.counters->archive_size,
-                            a.pbest,    a.tile_success, nullptr};  // archive: flags and de_slots
-      const std::uint32_t target = static_cast<std::uint32_t>(i);
-      const de_donors<G> m = de_draw(kp, view, src.genes, target, generation);
       G* trial = dst.genes + i * d;
-      de_trial(kp, m, src.genes + i * d, target, generation, trial);
       F obj, vio;
       K key;
-      evaluate_one<1>(kp, static_cast<const G*>(trial), obj, vio, key);
-      if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
+      double trial_F, trial_CR;
+      if constexpr (batch) {
+        batch_row_values(kp, dst, a.values, i, obj, vio, key);
+        trial_F = a.F_all[i];
+        trial_CR = a.CR_all[i];
+      } else {
+        const de_donors<G> m = de_make_trial(a, i);
+        evaluate_one<1>(kp, static_cast<const G*>(trial), obj, vio, key);
+        if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
+        trial_F = m.F;
+        trial_CR = m.CR;
+      }
       const K parent_key = src.rank_key[i];
       better = key < parent_key ? 1 : 0;
       a.success[i] = better;
       if (better) {
         delta = de_improvement(src.objective[i], src.violation[i], obj, vio, sense_of<Problem>(), kp.rule,
                                kp.penalty_weight);
-        Fi = m.F;
-        CRi = m.CR;
+        Fi = trial_F;
+        CRi = trial_CR;
       }
       if (!(key <= parent_key)) {  // the target survives
         for (std::size_t j = 0; j < d; ++j) trial[j] = src.genes[i * d + j];
