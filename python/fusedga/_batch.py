@@ -46,28 +46,33 @@ def _array(label: str, what: str, value: Any, n: int, cols: int, expected: str) 
     if a.dtype.kind not in "iuf":
         raise TypeError(f"{label}: returned {what} of dtype {a.dtype}; expected real numbers (float64; "
                         f"{expected})")
+    return np.ascontiguousarray(a, dtype=np.float64).reshape(_shape(label, what, tuple(a.shape), n, cols, expected))
+
+
+def _shape(label: str, what: str, shape: Tuple[int, ...], n: int, cols: int, expected: str) -> Tuple[int, ...]:
+    """The shape a returned part of ``shape`` takes: (n,) for f (cols 0), (n, cols) else; (n,) is accepted for a
+    single column and (n, 1) for f. Raises ValueError naming fn, the part and what was expected."""
     want = (n,) if cols == 0 else (n, cols)
-    if a.shape == want or (a.ndim == 1 and a.shape[0] == n and cols == 1) or (cols == 0 and a.shape == (n, 1)):
-        return np.ascontiguousarray(a, dtype=np.float64).reshape(want if cols else (n,))
-    raise ValueError(f"{label}: returned {what} of shape {a.shape} for n = {n} individuals; expected {expected}")
+    if shape == want or (len(shape) == 1 and shape[0] == n and cols == 1) or (cols == 0 and shape == (n, 1)):
+        return want
+    raise ValueError(f"{label}: returned {what} of shape {shape} for n = {n} individuals; expected {expected}")
 
 
-def _coerce(label: str, value: Any, n: int, m: int, p: int) -> Tuple[np.ndarray, Optional[np.ndarray],
-                                                                       Optional[np.ndarray]]:
-    """What ``fn`` returned as (f, G, H): float64, C order, shapes (n,), (n, m), (n, p) (None for a zero
-    count). Called by the native side when the return value is not already exactly that."""
+def _parts(label: str, value: Any, m: int, p: int, size: Callable[[Any], int],
+           convert: Callable[[str, Any, int], Any]) -> Tuple[Any, Any, Any]:
+    """What ``fn`` returned as (f, G, H), each part checked and converted in that order by ``convert(what, item,
+    cols)`` (cols 0 for f; None for a zero count); ``size(item)`` counts an item's values."""
     expected = _expected(m, p)
     parts = value if isinstance(value, tuple) else (value,)
     if not 1 <= len(parts) <= 3:
         raise TypeError(f"{label}: returned a tuple of {len(parts)} items; expected {expected}")
     if value is None:
         raise TypeError(f"{label}: returned None; expected {expected}")
-    f = _array(label, "f", parts[0], n, 0, expected)
-    out = [f]
+    out = [convert("f", parts[0], 0)]
     for what, count, i in (("G", m, 1), ("H", p, 2)):
         item = parts[i] if i < len(parts) else None
         if count == 0:
-            if item is not None and np.size(item) != 0:
+            if item is not None and size(item) != 0:
                 raise ValueError(f"{label}: returned {what} with values but the problem has "
                                  f"{'n_ineq' if what == 'G' else 'n_eq'}=0; expected {expected}")
             out.append(None)
@@ -75,8 +80,52 @@ def _coerce(label: str, value: Any, n: int, m: int, p: int) -> Tuple[np.ndarray,
             raise TypeError(f"{label}: returned no {what} ({'inequality' if what == 'G' else 'equality'} values, "
                             f"{count} per individual); expected {expected}")
         else:
-            out.append(_array(label, what, item, n, count, expected))
+            out.append(convert(what, item, count))
     return out[0], out[1], out[2]
+
+
+def _coerce(label: str, value: Any, n: int, m: int, p: int) -> Tuple[np.ndarray, Optional[np.ndarray],
+                                                                       Optional[np.ndarray]]:
+    """What ``fn`` returned as (f, G, H): float64, C order, shapes (n,), (n, m), (n, p) (None for a zero
+    count). Called by the native side when the return value is not already exactly that."""
+    expected = _expected(m, p)
+    return _parts(label, value, m, p, np.size,
+                  lambda what, item, cols: _array(label, what, item, n, cols, expected))
+
+
+def _call_device(label: str, fn: Callable[[Any], Any], X: Any, f_out: Any, G_out: Any, H_out: Any) -> None:
+    """backend="cuda": ``fn(X)`` with ``X`` the engine's (n, d) rows as a float64 CUDA tensor (no copy); what it
+    returned is checked as for the CPU backends and copied into the engine's objective (n,) and constraint
+    buffers (n, m), (n, p) -- CUDA tensors over the device memory, None for a zero count -- then the device is
+    synchronized, so the engine reads complete values. Called by the native side once per generation."""
+    import torch
+
+    n = int(X.shape[0])
+    m = 0 if G_out is None else int(G_out.shape[1])
+    p = 0 if H_out is None else int(H_out.shape[1])
+    expected = _expected(m, p)
+
+    def size(item: Any) -> int:
+        return int(item.numel()) if isinstance(item, torch.Tensor) else int(np.size(item))
+
+    def tensor(what: str, item: Any, cols: int) -> Any:
+        try:
+            t = torch.as_tensor(item, device=X.device)  # a CPU array or tensor is copied to the device
+        except Exception as e:
+            raise TypeError(f"{label}: returned {what} of type {type(item).__name__}, not an array ({e}); "
+                            f"expected {expected}") from None
+        if t.is_complex() or t.dtype == torch.bool:
+            raise TypeError(f"{label}: returned {what} of dtype {t.dtype}; expected real numbers (float64; "
+                            f"{expected})")
+        return t.reshape(_shape(label, what, tuple(t.shape), n, cols, expected))
+
+    f, G, H = _parts(label, fn(X), m, p, size, tensor)
+    f_out.copy_(f)
+    if G is not None:
+        G_out.copy_(G)
+    if H is not None:
+        H_out.copy_(H)
+    torch.cuda.synchronize(X.device)
 
 
 def _as_torch(fn: Callable[[Any], Any]) -> Callable[[np.ndarray], Any]:
@@ -140,9 +189,11 @@ class BatchProblem:
         than 2^32 values. ``False`` (default) or all ``False``: real genes.
     array : {"numpy", "torch"}, optional
         ``"torch"`` hands ``X`` as ``torch.from_numpy(X)``: a CPU float64 (int32) ``torch.Tensor`` sharing the engine's
-        buffer (no copy; PyTorch has no read-only tensors: do not write to it). ``backend="cuda"`` (a CUDA
-        tensor) is not available: batch problems run on the CPU backends (serial, tbb; ``auto`` = tbb), double
-        precision only.
+        buffer (no copy; PyTorch has no read-only tensors: do not write to it). With ``backend="cuda"`` (real
+        genes, ``array="torch"`` only) ``X`` is a float64 CUDA tensor on the run's device over the engine's own
+        device rows (no copy, valid during the call only); ``fn`` may return CUDA or CPU tensors or arrays, which
+        are copied into the engine's device buffers, then the device is synchronized. ``backend="auto"`` runs
+        batch problems on tbb. Double precision only.
 
     Raises
     ------
@@ -152,7 +203,8 @@ class BatchProblem:
         Bad bounds (shape, non-finite, lower > upper, not integers with ``integer=True`` or on a marked gene),
         ``integer`` a sequence of other than d booleans, negative counts,
         names not d strings, unknown sense
-        or array. At solve(): ``backend="cuda"``, ``precision="float"``, or the gradient repair
+        or array. At solve(): ``backend="cuda"`` with ``array="numpy"`` or ``integer=True``,
+        ``precision="float"``, or the gradient repair
         (``constraint_handling={"gradient_repair": {"rate": ...}}`` above 0: it needs per-individual
         constraints; ``algorithm="auto"`` never chooses it here).
     ImportError
@@ -226,7 +278,8 @@ class BatchProblem:
         self._spec = _core.BatchSpec(_as_torch(fn) if array == "torch" else fn, b[:, 0].tolist(),
                                      b[:, 1].tolist(), self.names or [], self.n_ineq, self.n_eq, sense, self.name,
                                      _coerce, f"BatchProblem(fn={_fn_name(fn)})", bool(integer),
-                                     [int(v) for v in marks] if any(marks) else [])
+                                     [int(v) for v in marks] if any(marks) else [],
+                                     fn if array == "torch" else None, _call_device)
 
     # The problem-object protocol of solve() (docs/python.md, "Extending"): no problem: section; the options are
     # parsed for this spec (parse_batch_config) and the run goes through run_batch.

@@ -76,15 +76,18 @@ class BatchSpec:
     def __init__(self, fn: Callable[[Any], Any], lower: List[float], upper: List[float], names: List[str],
                  n_ineq: int, n_eq: int, sense: str, name: str,
                  coerce: Callable[[str, Any, int, int, int], Any], label: str, integer: bool = False,
-                 integer_variables: List[int] = ...) -> None: ...
+                 integer_variables: List[int] = ..., device_fn: Optional[Callable[[Any], Any]] = None,
+                 call_device: Optional[Callable[..., None]] = None) -> None:
+        """`device_fn` (not None): the fitness of backend cuda, called through `call_device(label, device_fn, X,
+        f, G, H)` with CUDA tensors over the device rows and output buffers."""
     @property
     def name(self) -> str: ...
     @property
     def dimension(self) -> int: ...
 
 def parse_batch_config(spec: BatchSpec, text: str, source: str, overrides: List[str]) -> RunConfig:
-    """The run options (no problem: section) for a BatchSpec. Raises ConfigError, also for backend cuda,
-    precision float and the gradient repair."""
+    """The run options (no problem: section) for a BatchSpec. Raises ConfigError, also for precision float, the
+    gradient repair, and backend cuda without a device_fn or with integer genes."""
 
 def run_batch(spec: BatchSpec, config: RunConfig,
               callback: Optional[Callable[[GenerationStats], Any]] = None, checkpoint: Optional[str] = None,

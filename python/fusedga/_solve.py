@@ -94,7 +94,8 @@ def solve(
     problem : str, os.PathLike, Expression or BatchProblem
         A built-in problem by name (``fusedga.problems()``, e.g. ``"seed/constrained-quadratic"``), a YAML
         config path (its settings apply; arguments given here override them), a ``fusedga.Expression``, or a
-        ``fusedga.BatchProblem`` (a Python fitness over the whole population; CPU backends, double only).
+        ``fusedga.BatchProblem`` (a Python fitness over the whole population; double only; on ``backend="cuda"``
+        with ``array="torch"``, a CUDA tensor).
     population, generations, seed : int
         ``ga.population`` (>= 2), ``ga.generations``, ``ga.seed`` (equal seeds give bitwise equal runs, for any
         thread count).

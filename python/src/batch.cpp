@@ -1,7 +1,8 @@
 // BatchSpec, parse_batch_config and run_batch: population-batch problems whose fitness is a Python callable
 // (fusedga.BatchProblem, python/fusedga/_batch.py), over config/batch_entry.hpp. Once per generation the
 // engine's own gene rows are handed to the callable as a read-only (n, d) float64 (int32 for integer genes) array
-// without a copy, and its return value is copied into the engine's objective and constraint buffers.
+// without a copy, and its return value is copied into the engine's objective and constraint buffers. On backend
+// cuda the rows and those buffers are CUDA tensors over the device memory (fusedga._batch._call_device).
 #include <Python.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
@@ -33,16 +34,40 @@ namespace {
 /// GIL itself (run_batch calls it on the solving thread, which has released the GIL).
 struct py_batch {
   batch_spec spec;
-  nb::object fn;      // fn(X) -> f | (f, G) | (f, G, H)
-  nb::object coerce;  // fusedga._batch._coerce(label, value, n, m, p) -> (f, G, H) float64, C order, exact shapes
-  std::string label;  // "BatchProblem(fn=name)" for error messages
+  nb::object fn;           // fn(X) -> f | (f, G) | (f, G, H)
+  nb::object coerce;       // fusedga._batch._coerce(label, value, n, m, p) -> (f, G, H) float64, C order, exact shapes
+  std::string label;       // "BatchProblem(fn=name)" for error messages
+  nb::object device_fn;    // backend cuda: fn itself (array="torch"), or None: no device evaluator
+  nb::object call_device;  // fusedga._batch._call_device(label, fn, X, f, G, H): fn, its results into f, G, H
   const run_hooks* hooks = nullptr;  // of the run in progress (Ctrl-C inside fn)
+  int device = 0;                    // of the run in progress (backend cuda)
 
   /// Gene: double, or std::int32_t for integer genes.
   template <class Gene>
   void evaluate(const Gene* genes, std::size_t n, int d, double* objective, double* inequalities,
                 double* equalities) const;
+  /// backend cuda: the rows and the output buffers (device memory) as CUDA tensors for call_device.
+  void evaluate_device(const double* genes, std::size_t n, int d, double* objective, double* inequalities,
+                       double* equalities) const;
+  /// Ctrl-C inside fn: true when it was (then `fill_nan` has marked the n individuals unevaluated and the run
+  /// stops at the end of this generation); false: not an interrupt this run handles (rethrow).
+  template <class FillNan>
+  bool interrupted(const nb::python_error& e, std::size_t n, FillNan fill_nan) const;
 };
+
+template <class FillNan>
+bool py_batch::interrupted(const nb::python_error& e, std::size_t n, FillNan fill_nan) const {
+  if (!e.matches(PyExc_KeyboardInterrupt) || hooks == nullptr || hooks->interrupt == nullptr) return false;
+  // These n individuals stay unevaluated (NaN ranks worst; the best so far is kept) and the run stops at the
+  // end of this generation, as for a Ctrl-C between generations. The flag is python_hooks' own (non-const)
+  // atomic, handed to the engine as const.
+  fill_nan(std::numeric_limits<double>::quiet_NaN());
+  const_cast<std::atomic<bool>*>(hooks->interrupt)->store(true);
+  if (hooks->on_notice)
+    hooks->on_notice(label + ": interrupted (Ctrl-C) inside fn: that generation's " + std::to_string(n) +
+                     " individuals were not evaluated (NaN, ranked worst); the result is the best found before");
+  return true;
+}
 
 using cpu_array = nb::ndarray<const double, nb::c_contig, nb::device::cpu>;
 
@@ -70,19 +95,13 @@ void py_batch::evaluate(const Gene* genes, std::size_t n, int d, double* objecti
   try {
     value = fn(x);
   } catch (nb::python_error& e) {
-    if (!e.matches(PyExc_KeyboardInterrupt) || hooks == nullptr || hooks->interrupt == nullptr) throw;
-    // Ctrl-C inside fn: these n individuals stay unevaluated (NaN ranks worst; the best so far is kept) and the
-    // run stops at the end of this generation, as for a Ctrl-C between generations. The flag is python_hooks'
-    // own (non-const) atomic, handed to the engine as const.
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    std::fill(objective, objective + n, nan);
-    if (inequalities) std::fill(inequalities, inequalities + n * spec.inequality_count, nan);
-    if (equalities) std::fill(equalities, equalities + n * spec.equality_count, nan);
-    const_cast<std::atomic<bool>*>(hooks->interrupt)->store(true);
-    if (hooks->on_notice)
-      hooks->on_notice(label + ": interrupted (Ctrl-C) inside fn: that generation's " + std::to_string(n) +
-                       " individuals were not evaluated (NaN, ranked worst); the result is the best found before");
-    return;
+    if (interrupted(e, n, [&](double nan) {
+          std::fill(objective, objective + n, nan);
+          if (inequalities) std::fill(inequalities, inequalities + n * spec.inequality_count, nan);
+          if (equalities) std::fill(equalities, equalities + n * spec.equality_count, nan);
+        }))
+      return;
+    throw;
   }
   const std::size_t m = static_cast<std::size_t>(spec.inequality_count);
   const std::size_t p = static_cast<std::size_t>(spec.equality_count);
@@ -103,6 +122,39 @@ void py_batch::evaluate(const Gene* genes, std::size_t n, int d, double* objecti
     throw std::logic_error("fusedga._batch._coerce returned arrays of other shapes");
 }
 
+/// A CUDA tensor (PyTorch, through DLPack) over `rows` × `cols` doubles of device memory (`cols` 0: a vector), no
+/// copy and no owner (valid during the call only); None for a zero count of columns.
+nb::object cuda_tensor(double* data, std::size_t rows, std::size_t cols, bool vector, int device) {
+  if (!vector && cols == 0) return nb::none();
+  const std::size_t shape[2] = {rows, cols};
+  return nb::ndarray<nb::pytorch, double, nb::c_contig>(data, vector ? 1 : 2, shape, nb::handle(), nullptr,
+                                                        nb::dtype<double>(), nb::device::cuda::value, device)
+      .cast(nb::rv_policy::reference);
+}
+
+void py_batch::evaluate_device(const double* genes, std::size_t n, int d, double* objective, double* inequalities,
+                               double* equalities) const {
+  nb::gil_scoped_acquire gil;
+  const std::size_t m = static_cast<std::size_t>(spec.inequality_count);
+  const std::size_t p = static_cast<std::size_t>(spec.equality_count);
+  // PyTorch has no read-only tensors: X is documented as not to be written.
+  const nb::object x = cuda_tensor(const_cast<double*>(genes), n, static_cast<std::size_t>(d), false, device);
+  const nb::object f = cuda_tensor(objective, n, 1, true, device);
+  const nb::object g = cuda_tensor(inequalities, n, m, false, device);
+  const nb::object h = cuda_tensor(equalities, n, p, false, device);
+  try {
+    call_device(label, device_fn, x, f, g, h);
+  } catch (nb::python_error& e) {
+    if (interrupted(e, n, [&](double nan) {
+          for (const nb::object& t : {f, g, h})
+            if (!t.is_none()) t.attr("fill_")(nan);
+          nb::module_::import_("torch").attr("cuda").attr("synchronize")(device);
+        }))
+      return;
+    throw;
+  }
+}
+
 // The garbage collector's view of a BatchSpec's references: fn's globals usually reach the BatchProblem that holds
 // this spec (a cycle), which Python can only collect when it sees them (nanobind's "refleaks" documentation).
 int batch_traverse(PyObject* self, visitproc visit, void* arg) {
@@ -111,6 +163,8 @@ int batch_traverse(PyObject* self, visitproc visit, void* arg) {
   const py_batch* b = nb::inst_ptr<py_batch>(self);
   Py_VISIT(b->fn.ptr());
   Py_VISIT(b->coerce.ptr());
+  Py_VISIT(b->device_fn.ptr());
+  Py_VISIT(b->call_device.ptr());
   return 0;
 }
 
@@ -118,6 +172,8 @@ int batch_clear(PyObject* self) {
   py_batch* b = nb::inst_ptr<py_batch>(self);
   b->fn = nb::object();
   b->coerce = nb::object();
+  b->device_fn = nb::object();
+  b->call_device = nb::object();
   return 0;
 }
 
@@ -134,7 +190,8 @@ void bind_batch(nb::module_& m) {
           "__init__",
           [](py_batch* self, nb::object fn, std::vector<double> lower, std::vector<double> upper,
              std::vector<std::string> names, int n_ineq, int n_eq, const std::string& sense, const std::string& name,
-             nb::object coerce, const std::string& label, bool integer, std::vector<std::uint8_t> integer_variables) {
+             nb::object coerce, const std::string& label, bool integer, std::vector<std::uint8_t> integer_variables,
+             nb::object device_fn, nb::object call_device) {
             batch_spec s;  // checked before *self is constructed: a throwing __init__ leaves no object to destroy
             s.name = name;
             s.dimension = static_cast<int>(lower.size());
@@ -155,37 +212,40 @@ void bind_batch(nb::module_& m) {
               s.evaluate = [self](const double* g, std::size_t n, int d, double* f, double* gi, double* he) {
                 self->evaluate(g, n, d, f, gi, he);
               };
+            if (!device_fn.is_none())
+              s.evaluate_device = [self](const double* g, std::size_t n, int d, double* f, double* gi, double* he) {
+                self->evaluate_device(g, n, d, f, gi, he);
+              };
             validate_batch_spec(s);
-            new (self) py_batch{std::move(s), std::move(fn), std::move(coerce), label};
+            new (self) py_batch{std::move(s), std::move(fn),        std::move(coerce),
+                                label,        std::move(device_fn), std::move(call_device)};
           },
           nb::arg("fn"), nb::arg("lower"), nb::arg("upper"), nb::arg("names"), nb::arg("n_ineq"), nb::arg("n_eq"),
           nb::arg("sense"), nb::arg("name"), nb::arg("coerce"), nb::arg("label"), nb::arg("integer") = false,
-          nb::arg("integer_variables") = std::vector<std::uint8_t>{})
+          nb::arg("integer_variables") = std::vector<std::uint8_t>{}, nb::arg("device_fn").none() = nb::none(),
+          nb::arg("call_device").none() = nb::none())
       .def_prop_ro("name", [](const py_batch& b) { return b.spec.name; })
       .def_prop_ro("dimension", [](const py_batch& b) { return b.spec.dimension; });
 
   m.def(
       "parse_batch_config",
       [](const py_batch& b, const std::string& text, const std::string& source,
-         const std::vector<std::string>& overrides) {
-        run_config cfg = parse_batch_config(b.spec, text, source, overrides);
-        // run_batch refuses these before running anything: raise its located config_error now, at parse time.
-        if (cfg.backend == backend_kind::cuda || cfg.precision == precision_kind::float32) (void)run_batch(b.spec, cfg);
-        return cfg;
-      },
+         const std::vector<std::string>& overrides) { return parse_batch_config(b.spec, text, source, overrides); },
       nb::arg("spec"), nb::arg("text"), nb::arg("source"), nb::arg("overrides"),
       "parse_batch_config(spec, text, source, overrides) -> RunConfig: the run options (no problem: section) for "
-      "a BatchSpec. Raises ConfigError, also for backend cuda, precision float and the gradient repair.");
+      "a BatchSpec. Raises ConfigError, also for precision float, the gradient repair, and backend cuda without a "
+      "device evaluator (array='torch') or with integer genes.");
 
   m.def(
       "run_batch",
-      [](py_batch& b, const run_config& parsed, nb::object callback, std::optional<std::string> checkpoint,
-         int every, double every_s, std::optional<std::string> resume) {
+      [](py_batch& b, const run_config& parsed, nb::object callback, std::optional<std::string> checkpoint, int every,
+         double every_s, std::optional<std::string> resume) {
         run_config cfg = parsed;
         if (cfg.backend == backend_kind::automatic) cfg.backend = backend_kind::tbb;  // as run_batch: a host call
         return run_from_python(cfg, std::move(callback), b.spec.integer_genes,
                                [&b](const run_config& c, const run_hooks& h, int* threads) {
                                  b.hooks = &h;
+                                 b.device = std::max(0, c.device);
                                  struct reset {
                                    py_batch& b;
                                    ~reset() { b.hooks = nullptr; }
@@ -195,8 +255,8 @@ void bind_batch(nb::module_& m) {
                                {std::move(checkpoint), every, every_s, std::move(resume)});
       },
       nb::arg("spec"), nb::arg("config"), nb::arg("callback").none() = nb::none(),
-      nb::arg("checkpoint").none() = nb::none(), nb::arg("checkpoint_every") = 0,
-      nb::arg("checkpoint_every_s") = 0.0, nb::arg("resume").none() = nb::none(),
+      nb::arg("checkpoint").none() = nb::none(), nb::arg("checkpoint_every") = 0, nb::arg("checkpoint_every_s") = 0.0,
+      nb::arg("resume").none() = nb::none(),
       "run_batch(spec, config, callback=None, checkpoint=None, checkpoint_every=0, checkpoint_every_s=0.0, "
       "resume=None) -> dict: solves the BatchSpec with the GIL released except inside fn and the callback. "
       "Exceptions raised by fn propagate unchanged. Checkpoints as run().");

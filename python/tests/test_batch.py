@@ -223,8 +223,8 @@ def test_options_that_cannot_run_a_batch_problem_are_config_errors():
     p = fusedga.BatchProblem(disk, [(-2, 2), (-2, 2)], n_ineq=1)
     with pytest.raises(fusedga.ConfigError, match="gradient"):
         fusedga.solve(p, constraint_handling={"type": "feasibility-rules", "gradient_repair": {"rate": 0.5}})
-    with pytest.raises(fusedga.ConfigError, match="cuda cannot run a batch problem"):
-        fusedga.solve(p, backend="cuda")
+    with pytest.raises(fusedga.ConfigError, match="cuda needs a fitness function of device memory"):
+        fusedga.solve(p, backend="cuda")  # array="numpy": fn takes NumPy arrays of host memory
     with pytest.raises(fusedga.ConfigError, match="double precision"):
         fusedga.solve(p, precision="float")
     with pytest.raises(fusedga.ConfigError, match="population"):
@@ -306,6 +306,55 @@ def test_array_torch_hands_fn_torch_from_numpy_of_the_view(monkeypatch):
                       population=50, generations=3, seed=1, algorithm="ga")
     assert len(converted) == 4 and all(not X.flags.writeable and X.shape[1] == 2 for X in converted)
     assert r.generations == 3
+
+
+def _stand_in_torch(monkeypatch):
+    """Without PyTorch installed: a stand-in module, so that array="torch" can be configured."""
+    import sys
+    import types
+
+    if "torch" in sys.modules or _has_torch():
+        return
+    fake = types.ModuleType("torch")
+    fake.from_numpy = lambda X: X
+    monkeypatch.setitem(sys.modules, "torch", fake)
+
+
+def test_cuda_refuses_integer_genes_and_needs_a_gpu(monkeypatch):
+    _stand_in_torch(monkeypatch)
+    ints = fusedga.BatchProblem(lambda X: X.sum(axis=1), [(0, 9)] * 3, integer=True, array="torch")
+    with pytest.raises(fusedga.ConfigError, match="cuda runs batch problems of real genes"):
+        fusedga.solve(ints, backend="cuda")
+    if "cuda" in fusedga.backends() and not fusedga._core.cuda_unavailable_reason():
+        pytest.skip("a GPU is usable here: test_cuda_hands_fn_a_cuda_tensor_of_the_device_rows runs on it")
+    p = fusedga.BatchProblem(disk, [(-2, 2), (-2, 2)], n_ineq=1, array="torch")
+    with pytest.raises(fusedga.BackendUnavailable, match="cuda"):
+        fusedga.solve(p, backend="cuda", population=10, generations=1)
+
+
+@pytest.mark.parametrize("algorithm", ["ga", "de"])
+def test_cuda_hands_fn_a_cuda_tensor_of_the_device_rows(algorithm):
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available() or fusedga._core.cuda_unavailable_reason():
+        pytest.skip("no usable GPU (PyTorch with CUDA and FusedGA's CUDA backend)")
+    seen = []
+
+    def fn(X):
+        seen.append((X.device.type, X.dtype, X.data_ptr(), X.shape[0]))
+        x, y = X[:, 0], X[:, 1]
+        return x * x + y * y, (1 - (x + y)).unsqueeze(1)
+
+    p = fusedga.BatchProblem(fn, [(-2, 2), (-2, 2)], n_ineq=1, array="torch")
+    r = fusedga.solve(p, population=200, generations=300, seed=3, backend="cuda", algorithm=algorithm)
+    assert r.backend == "cuda" and r.feasible and r.objective == pytest.approx(0.5, abs=1e-4)
+    assert all(t == "cuda" and d == torch.float64 for t, d, _, _ in seen)
+    assert len({a for _, _, a, _ in seen}) <= 3  # the device populations' rows (children from slot E), no copy
+    sizes = {n for *_, n in seen[1:]}  # the GA's children (N - elitism), DE's N trials
+    assert seen[0][3] == 200 and len(sizes) == 1 and (sizes < {200} if algorithm == "ga" else sizes == {200})
+    # NumPy results are copied to the device as well
+    q = fusedga.BatchProblem(lambda X: disk(X.cpu().numpy()), [(-2, 2), (-2, 2)], n_ineq=1, array="torch")
+    s = fusedga.solve(q, population=200, generations=300, seed=3, backend="cuda", algorithm=algorithm)
+    assert s.objective == pytest.approx(0.5, abs=1e-4)
 
 
 def _has_torch():

@@ -839,7 +839,9 @@ run_config parse_batch_config(const batch_spec& spec, const std::string& text, c
   entry.constrained = spec.inequality_count + spec.equality_count > 0;
   entry.integer_genes = spec.integer_genes;
   entry.population_evaluated = true;
-  return parse_any(text, source, overrides, &entry);
+  run_config cfg = parse_any(text, source, overrides, &entry);
+  check_batch_run(spec, cfg);
+  return cfg;
 }
 
 std::string read_config_text(const std::string& path) {

@@ -1,6 +1,7 @@
-// Population-batch problems given in code (config/batch_entry.hpp): a problem type over the spec, one
-// instantiation per sense (a compile-time part of the problem concept, as for expression problems) and gene type
-// (double, or int32 for integer genes), solved on the CPU backends.
+// Population-batch problems given in code (config/batch_entry.hpp): a problem type over the spec
+// (registry/batch_problem.hpp), one instantiation per sense (a compile-time part of the problem concept, as for
+// expression problems) and gene type (double, or int32 for integer genes), solved on the CPU backends, or for
+// real genes with a device evaluator on the CUDA backend (src/cuda/batch.cu).
 #include "fusedga/config/batch_entry.hpp"
 
 #include <cmath>
@@ -10,47 +11,13 @@
 
 #include "fusedga/core/bounds.hpp"
 #include "fusedga/core/error.hpp"
+#include "registry/batch_problem.hpp"
 #include "registry/entry.hpp"
 
 namespace fusedga {
 
 namespace detail {
 namespace {
-
-/// The problem concept over a batch_spec (held by pointer: trivially copyable, one indirect call per generation):
-/// `Gene` double calls `spec->evaluate`, std::int32_t `spec->evaluate_integer`.
-template <Sense S, class Gene>
-struct batch_problem {
-  using gene_type = Gene;
-  using fitness_type = double;
-  static constexpr Sense sense = S;
-  const batch_spec* spec;
-
-  int dimension() const { return spec->dimension; }
-  int inequality_count() const { return spec->inequality_count; }
-  int equality_count() const { return spec->equality_count; }
-  Bounds<Gene> bounds() const {
-    Bounds<Gene> b(std::vector<Gene>(spec->lower.begin(), spec->lower.end()),
-                   std::vector<Gene>(spec->upper.begin(), spec->upper.end()));
-    if constexpr (std::is_floating_point_v<Gene>) b.integer = spec->integer_variables;
-    return b;
-  }
-  std::vector<std::string> variable_names() const {
-    if (!spec->variable_names.empty()) return spec->variable_names;
-    std::vector<std::string> names;
-    for (int j = 0; j < spec->dimension; ++j) names.push_back("x[" + std::to_string(j) + "]");
-    return names;
-  }
-  void evaluate_population(const Gene* genes, std::size_t n, double* objective, double* inequalities,
-                           double* equalities) const {
-    const auto& f = [&]() -> const auto& {
-      if constexpr (std::is_same_v<Gene, double>) return spec->evaluate;
-      else return spec->evaluate_integer;
-    }();
-    f(genes, n, spec->dimension, objective, spec->inequality_count > 0 ? inequalities : nullptr,
-      spec->equality_count > 0 ? equalities : nullptr);
-  }
-};
 
 /// What identifies a batch problem in a checkpoint: its name, shape, sense and bounds (the function itself
 /// cannot be compared).
@@ -68,12 +35,36 @@ std::string batch_problem_id(const batch_spec& spec) {
 template <class Problem>
 Result solve_batch(const Problem& problem, const batch_spec& spec, const run_config& cfg, const run_hooks& hooks,
                    int& threads_used) {
-  return solve_on_cpu(problem, run_options(cfg, hooks, [&] { return batch_problem_id(spec); }), cfg, hooks,
-                      threads_used);
+  const ga_options o = run_options(cfg, hooks, [&] { return batch_problem_id(spec); });
+  if (cfg.backend != backend_kind::cuda) return solve_on_cpu(problem, o, cfg, hooks, threads_used);
+#if defined(FUSEDGA_WITH_CUDA)
+  threads_used = 0;
+  const batch_problem<Problem::sense, double, batch_memory::device> on_device{problem.spec};
+  return cuda_solve(on_device, o, backend::cuda{std::max(0, cfg.device)}, hooks.resume, hooks.resume_source);
+#else
+  throw backend_unavailable("backend cuda: this build has no CUDA backend (built backends: serial, tbb)");
+#endif
 }
 
 }  // namespace
 }  // namespace detail
+
+void check_batch_run(const batch_spec& spec, const run_config& cfg) {
+  if (cfg.precision == precision_kind::float32)
+    throw config_error(cfg.located("precision") +
+                       "batch problems run in double precision (genes and fitness are double arrays); use "
+                       "precision: double");
+  if (cfg.backend != backend_kind::cuda) return;
+  if (spec.integer_genes)
+    throw config_error(cfg.located("backend") +
+                       "cuda runs batch problems of real genes; integer genes run on backend: tbb (or serial, or "
+                       "auto)");
+  if (!spec.evaluate_device)
+    throw config_error(cfg.located("backend") +
+                       "cuda needs a fitness function of device memory (batch_spec::evaluate_device; in Python "
+                       "BatchProblem(array='torch'), which gets a CUDA tensor); use backend: tbb (or serial, or "
+                       "auto)");
+}
 
 void validate_batch_spec(const batch_spec& spec) {
   const std::string where = "batch problem '" + spec.name + "': ";
@@ -132,15 +123,9 @@ void validate_batch_spec(const batch_spec& spec) {
 
 Result run_batch(const batch_spec& spec, const run_config& cfg, const run_hooks& hooks, int* threads_used) {
   validate_batch_spec(spec);
-  if (cfg.backend == backend_kind::cuda)
-    throw config_error(cfg.located("backend") +
-                       "cuda cannot run a batch problem: its fitness function is a host call per generation; use "
-                       "backend: tbb (or serial, or auto)");
-  if (cfg.precision == precision_kind::float32)
-    throw config_error(cfg.located("precision") + "batch problems run in double precision (genes and fitness "
-                                                  "are double arrays); use precision: double");
+  check_batch_run(spec, cfg);
   run_config resolved = cfg;
-  if (resolved.backend == backend_kind::automatic) resolved.backend = backend_kind::tbb;  // the host call's backend
+  if (resolved.backend == backend_kind::automatic) resolved.backend = backend_kind::tbb;  // NumPy fitness: host
   int threads = 0;
   const auto solve = [&](auto problem) { return detail::solve_batch(problem, spec, resolved, hooks, threads); };
   using detail::batch_problem;

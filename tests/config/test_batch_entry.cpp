@@ -4,11 +4,13 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include <fusedga/config/batch_entry.hpp>
+#include <fusedga/config/registry.hpp>
 #include <fusedga/core/error.hpp>
 
 using namespace fusedga;
@@ -144,16 +146,37 @@ TEST_CASE("batch entry: spec errors name the field", "[config][batch][errors]") 
   fails_with(s, "evaluate: expected a fitness function, got none");
 }
 
-TEST_CASE("batch entry: cuda and float are refused with the key's location", "[config][batch][errors]") {
-  const batch_spec spec = disk_spec();
+TEST_CASE("batch entry: float, and cuda without a device evaluator, are refused with the key's location",
+          "[config][batch][errors]") {
+  batch_spec spec = disk_spec();
   const std::string yaml = std::string(run_yaml) + "precision: float\n";
-  const run_config f = parse_batch_config(spec, yaml, "run.yaml");
-  REQUIRE_THROWS_AS(run_batch(spec, f), config_error);
-  REQUIRE_THROWS_WITH(run_batch(spec, f),
+  REQUIRE_THROWS_AS(parse_batch_config(spec, yaml, "run.yaml"), config_error);
+  REQUIRE_THROWS_WITH(parse_batch_config(spec, yaml, "run.yaml"),
                       Contains("run.yaml:6:") && Contains("precision: batch problems run in double"));
+  REQUIRE_THROWS_WITH(parse_batch_config(spec, run_yaml, "run.yaml", {"backend=cuda"}),
+                      Contains("backend: cuda needs a fitness function of device memory"));
+  run_config serial = parse_batch_config(spec, run_yaml, "run.yaml");
+  serial.backend = backend_kind::cuda;  // run_batch checks again
+  REQUIRE_THROWS_WITH(run_batch(spec, serial), Contains("evaluate_device"));
+  spec.evaluate_device = spec.evaluate;  // a device evaluator (only called with a GPU)
+  spec.integer_genes = true;
+  spec.evaluate_integer = [](const std::int32_t*, std::size_t, int, double*, double*, double*) {};
+  REQUIRE_THROWS_WITH(parse_batch_config(spec, run_yaml, "run.yaml", {"backend=cuda"}),
+                      Contains("backend: cuda runs batch problems of real genes"));
+}
+
+TEST_CASE("batch entry: a device evaluator on backend cuda without a usable GPU is backend_unavailable",
+          "[config][batch][errors]") {
+  if (cuda_unavailable_reason().empty()) {
+    WARN("skipped: a GPU is usable here (tests/cuda/test_gpu.cpp runs a device evaluator on it)");
+    return;
+  }
+  batch_spec spec = disk_spec();
+  spec.evaluate_device = [](const double*, std::size_t, int, double*, double*, double*) {
+    FAIL("no GPU: the device evaluator must not be called");
+  };
   const run_config c = parse_batch_config(spec, run_yaml, "run.yaml", {"backend=cuda"});
-  REQUIRE_THROWS_AS(run_batch(spec, c), config_error);
-  REQUIRE_THROWS_WITH(run_batch(spec, c), Contains("backend: cuda cannot run a batch problem"));
+  REQUIRE_THROWS_AS(run_batch(spec, c), backend_unavailable);
 }
 
 TEST_CASE("batch entry: parse_batch_config rejects a problem section", "[config][batch][errors]") {

@@ -1,5 +1,7 @@
 // The CUDA suite's GPU harness (gpu_harness.hpp), compiled by nvcc.
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 #include <fusedga/backends/cuda.hpp>
 #include <fusedga/solve.hpp>
@@ -7,6 +9,7 @@
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
 #include <fusedga/problems/seed/gene_sum.hpp>
 
+#include "cuda/device_batch.hpp"
 #include "cuda/expr_device_problem.hpp"  // the GPU JIT's problem type (src/cuda/)
 #include "cuda/gpu_harness.hpp"
 #include "cuda/integer_cq.hpp"
@@ -14,6 +17,11 @@
 #include "cuda/run_engine.hpp"
 
 namespace cuda_test {
+
+void copy_any(void* dst, const void* src, std::size_t bytes) {
+  const cudaError_t e = cudaMemcpy(dst, src, bytes, cudaMemcpyDefault);
+  if (e != cudaSuccess) throw std::runtime_error(std::string("cudaMemcpy: ") + cudaGetErrorString(e));
+}
 
 template <class Problem>
 gpu_run<Problem> run_on_gpu(const Problem& p, const fusedga::ga_options& o, int generations,
@@ -65,5 +73,6 @@ FUSEDGA_TEST_GPU(fusedga::problems::ConstrainedQuadratic<float>);
 FUSEDGA_TEST_GPU(fusedga::problems::Rastrigin<double>);
 FUSEDGA_TEST_GPU(cuda_test::integer_cq);
 FUSEDGA_TEST_GPU(cuda_test::plain_gene_sum);
+FUSEDGA_TEST_GPU(cuda_test::device_batch<fusedga::problems::ConstrainedQuadratic<double>>);
 
 }  // namespace cuda_test

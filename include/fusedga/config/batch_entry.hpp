@@ -27,8 +27,8 @@ namespace fusedga {
  * generation.
  */
 struct batch_spec {
-  std::string name;                         ///< shown in results and errors, e.g. "python:fitness"
-  int dimension = 0;                        ///< d >= 1
+  std::string name;   ///< shown in results and errors, e.g. "python:fitness"
+  int dimension = 0;  ///< d >= 1
   /// d each, finite, lower <= upper; with `integer_genes`, integers in [-2^31, 2^31 - 1] (each gene takes the
   /// integers of [lower, upper]).
   std::vector<double> lower, upper;
@@ -57,19 +57,33 @@ struct batch_spec {
   std::function<void(const std::int32_t* genes, std::size_t n, int d, double* objective, double* inequalities,
                      double* equalities)>
       evaluate_integer;
+  /// `evaluate` on `backend: cuda` (real genes): every pointer is device memory of the run's device (the
+  /// population's own rows, no copy), the engine's kernels that wrote them have finished, and the call must
+  /// return only once its writes are complete (synchronize the stream you used). Optional: without it,
+  /// `backend: cuda` is a config error.
+  std::function<void(const double* genes, std::size_t n, int d, double* objective, double* inequalities,
+                     double* equalities)>
+      evaluate_device;
 };
 
 /**
  * Parses the `ga:`, `stop:`, `backend:`, `precision:`, `threads:` and `output:` sections of a YAML config
  * for the batch problem `spec` (a `problem:` section is an error: the problem is given in code), with
  * `overrides` (`key.path=value`) as parse_config applies them. `ga.algorithm: auto` is resolved knowing the
- * spec: constrained when m + p > 0, integer or real genes (`integer_genes`), and never the gradient repair (it needs per-individual
- * constraints; `run_config::choice.repair` says so). `cfg.problem.builtin` is `spec.name`.
+ * spec: constrained when m + p > 0, integer or real genes (`integer_genes`), and never the gradient repair (it needs
+ * per-individual constraints; `run_config::choice.repair` says so). `cfg.problem.builtin` is `spec.name`.
  * @throws config_error located as parse_config's (`file:line:col: key.path: what was expected`), also for a
- *         `ga.constraint_handling.gradient_repair.rate` above 0.
+ *         `ga.constraint_handling.gradient_repair.rate` above 0 and for what check_batch_run refuses.
  */
 run_config parse_batch_config(const batch_spec& spec, const std::string& text, const std::string& source,
                               const std::vector<std::string>& overrides = {});
+
+/**
+ * Checks that `cfg` can run `spec` (what run_batch refuses before running; parse_batch_config calls it):
+ * `precision: float`, and on `backend: cuda` integer genes or a spec without `evaluate_device`.
+ * @throws config_error located at the key (`file:line:col: backend: ...`).
+ */
+void check_batch_run(const batch_spec& spec, const run_config& cfg);
 
 /**
  * Checks `spec`: dimension >= 1, lower and upper with d finite values and lower <= upper (integers in int32's
@@ -83,13 +97,15 @@ void validate_batch_spec(const batch_spec& spec);
 
 /**
  * Validates `spec` (validate_batch_spec), then solves it with `cfg` (parse_batch_config's): on the serial or
- * TBB backend (`backend: auto` runs tbb; `cuda` is a config error: the fitness is a host call), in double
- * precision only (`precision: float` is a config error), with `hooks` as `run`'s (progress callback,
+ * TBB backend calling `evaluate` (`backend: auto` runs tbb), or on `backend: cuda` calling `evaluate_device`
+ * with the device's pointers (real genes; a config error without `evaluate_device` or with integer genes), in
+ * double precision only (`precision: float` is a config error), with `hooks` as `run`'s (progress callback,
  * interrupt, checkpoints and resume: the checkpoint names the spec's name, dimension, counts, sense and
  * bounds). The Result carries the best genes with `spec.variable_names` (x[0], ... when empty); the caller
  * writes outputs (result_writer.hpp, with `cfg.problem.builtin` as the problem name). Threads used go to
  * `threads_used`. Not thread-safe for one spec; distinct specs may run concurrently.
- * @throws config_error for the spec, backend, precision or options (gradient repair) that cannot run.
+ * @throws config_error for the spec, backend, precision or options (gradient repair) that cannot run;
+ *         backend_unavailable for `backend: cuda` in a build without it or without a usable GPU.
  * Whatever `spec.evaluate` or the hooks throw propagates.
  */
 Result run_batch(const batch_spec& spec, const run_config& cfg, const run_hooks& hooks = {},
