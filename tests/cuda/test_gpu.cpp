@@ -191,7 +191,7 @@ TEST_CASE("gpu: islands with migration and restarts equal the CPU's bitwise (int
   CHECK(gpu.restarts > 0);  // on the CPU every island reaches 960 and restarts once by generation 60
 }
 
-TEST_CASE("gpu: population-batch problems get device pointers; GA and SHADE runs equal the CPU's bitwise",
+TEST_CASE("gpu: population-batch problems get device pointers, GA and SHADE runs equal the CPU's bitwise",
           "[cuda][gpu][batch]") {
   FUSEDGA_REQUIRE_GPU();
   const device_batch<problems::ConstrainedQuadratic<double>> p{
