@@ -11,6 +11,7 @@
 #   bash scripts/gpu-session.sh profile      # Nsight Compute on the evaluation, offspring and summary kernels
 #   bash scripts/gpu-session.sh sanitize     # compute-sanitizer memcheck, racecheck and synccheck on the GPU tests
 #   bash scripts/gpu-session.sh report       # ga-bench --report of the three seed workloads into $OUT/reports
+#   bash scripts/gpu-session.sh python       # the Python package built there with CUDA; its GPU tests (PyTorch)
 #
 # Building here costs no device time (a cold CUDA build is 30+ minutes on 2 cores, several on the GPU machine);
 # the binaries keep this checkout's absolute paths, so on the GPU machine the checkout is linked to
@@ -60,6 +61,12 @@ prepare() {
   # OpenSSL's libcrypto is the JIT cache's SHA-256 (CMakeLists.txt); the GPU image may lack its headers.
   # pagmo (and its Boost) is linked into ga-bench when the build found it (its --quality peers).
   bash .device/fetch-debs.sh libssl-dev libssl3 libpagmo8 libboost-serialization1.74.0
+  # The `python` stage's build and test requirements (pure-Python wheels: the GPU machine has no PyPI; tomli and
+  # exceptiongroup for a Python older than 3.11 there).
+  python3 -m pip download -q --only-binary=:all: --dest .device/wheels "scikit-build-core>=0.10" "nanobind>=2.0" \
+    pytest
+  python3 -m pip download -q --only-binary=:all: --python-version 3.10 --implementation py --abi none \
+    --platform any --dest .device/wheels tomli exceptiongroup
   du -sh .device
 }
 
@@ -133,6 +140,19 @@ stage_runs() {
   step expr-run "$run" configs/expr-seed-constrained-quadratic.yaml --backend cuda
   step expr-vs-builtin "$bench" configs/expr-seed-constrained-quadratic.yaml --backends cuda --tiers fused \
     --sizes 1000000 --baseline seed/constrained-quadratic --set ga.algorithm=ga --repeats 20 --min-time 0.05
+}
+
+stage_python() {
+  # The package built on the GPU machine with the CUDA backend (its PyTorch's Python; the wheels `prepare`
+  # carried, the Debian libraries of env.sh), then the Python tests of backend="cuda": BatchProblem hands fn a
+  # CUDA tensor of the device rows (test_batch.py), and the cuda-or-BackendUnavailable checks.
+  export PIP_BREAK_SYSTEM_PACKAGES=1  # a distribution's Python (PEP 668); older pips ignore it
+  step python-requirements python3 -m pip install -q --no-index --find-links .device/wheels \
+    "scikit-build-core>=0.10" "nanobind>=2.0" pytest
+  step_timeout=540 step python-build python3 -m pip install -q --no-build-isolation --no-deps \
+    -C build-dir=build-python-gpu -C cmake.define.FUSEDGA_CUDA=ON -C cmake.define.CMAKE_CUDA_ARCHITECTURES=90 .
+  # From the repository root `import fusedga` is the installed package (the sources are under python/).
+  step python-gpu-tests python3 -m pytest -q -rs -p no:cacheprovider -k "cuda" python/tests
 }
 
 stage_compare() {
@@ -234,7 +254,7 @@ stage_sanitize() {
   command -v "$sanitizer" >/dev/null || sanitizer=/usr/local/cuda/bin/compute-sanitizer
   # Out-of-bounds and misaligned accesses, shared-memory races and illegal barriers, on the GPU tests
   # (not the one that asks for more memory than the device has).
-  local some='gpu: integer genes*,gpu: elitism above 8*,gpu: real genes*,gpu: differential evolution*'
+  local some='gpu: integer genes*,gpu: elitism above 8*,gpu: real genes*,gpu: differential evolution*,gpu: population-batch*'
   FUSEDGA_REQUIRE_GPU_TESTS=1 step memcheck "$sanitizer" --tool memcheck --error-exitcode 1 "$tests" "$some"
   FUSEDGA_REQUIRE_GPU_TESTS=1 step racecheck "$sanitizer" --tool racecheck --error-exitcode 1 "$tests" "$some"
   FUSEDGA_REQUIRE_GPU_TESTS=1 step synccheck "$sanitizer" --tool synccheck --error-exitcode 1 "$tests" "$some"
@@ -245,8 +265,8 @@ for stage in "$@"; do
   case $stage in
     prepare) prepare ;;
     build-here) build_here ;;
-    build | test | compare | runs | tables | bench | profile | sanitize | report | all) ;;
-    *) echo "gpu-session.sh: unknown stage '$stage' (prepare, build-here, build, test, compare, runs, tables, bench, profile, sanitize, report, all)" >&2
+    build | test | compare | runs | tables | bench | profile | sanitize | report | python | all) ;;
+    *) echo "gpu-session.sh: unknown stage '$stage' (prepare, build-here, build, test, compare, runs, tables, bench, profile, sanitize, report, python, all)" >&2
        exit 2 ;;
   esac
 done
@@ -263,6 +283,7 @@ if [ "$*" != prepare ] && [ "$*" != build-here ]; then
       profile) stage_profile ;;
       sanitize) stage_sanitize ;;
       report) stage_report ;;
+      python) stage_python ;;
       all) stage_test; stage_runs; stage_tables; stage_sanitize ;;
     esac
   done
