@@ -109,6 +109,8 @@ def _call_device(label: str, fn: Callable[[Any], Any], X: Any, f_out: Any, G_out
         return int(item.numel()) if isinstance(item, torch.Tensor) else int(np.size(item))
 
     def tensor(what: str, item: Any, cols: int) -> Any:
+        if not isinstance(item, torch.Tensor):  # the CPU path's checks and messages (dtype, not an array)
+            item = _array(label, what, item, n, cols, expected)
         try:
             t = torch.as_tensor(item, device=X.device)  # a CPU array or tensor is copied to the device
         except Exception as e:

@@ -146,9 +146,12 @@ void py_batch::evaluate_device(const double* genes, std::size_t n, int d, double
     call_device(label, device_fn, x, f, g, h);
   } catch (nb::python_error& e) {
     if (interrupted(e, n, [&](double nan) {
-          for (const nb::object& t : {f, g, h})
-            if (!t.is_none()) t.attr("fill_")(nan);
-          nb::module_::import_("torch").attr("cuda").attr("synchronize")(device);
+          try {  // Python again: a second Ctrl-C or a CUDA error here must not turn the clean stop into an abort
+            for (const nb::object& t : {f, g, h})
+              if (!t.is_none()) t.attr("fill_")(nan);
+            nb::module_::import_("torch").attr("cuda").attr("synchronize")(device);
+          } catch (nb::python_error&) {
+          }
         }))
       return;
     throw;

@@ -242,11 +242,14 @@ using fitness_t = typename detail::fitness_of<P>::type;
 
 /**
  * True when `P`'s objective is separable with exact (integer) partial sums and `P` has no constraints: the CUDA
- * backend's warp-per-row evaluation and partial-summing long offspring kernel apply (see the top).
+ * backend's warp-per-row evaluation and partial-summing long offspring kernel apply (see the top). Never for a
+ * population-batch problem: its `evaluate_population` call is its only evaluation on every backend.
  */
 template <class P>
-inline constexpr bool separable_objective_v =
-    detail::integral_partial<P>::value && !detail::has_inequalities<P>::value && !detail::has_equalities<P>::value;
+inline constexpr bool separable_objective_v = detail::integral_partial<P>::value &&
+                                              !detail::has_inequalities<P>::value &&
+                                              !detail::has_equalities<P>::value &&
+                                              !detail::has_population_evaluation<P>::value;
 
 /// True when `P` has the required members of the problem concept.
 template <class P>

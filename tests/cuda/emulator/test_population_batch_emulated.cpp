@@ -21,6 +21,15 @@ const auto emulated = [](const auto& p, const ga_options& o, int generations, co
   return run_emulated(p, o, generations, start, graphs);
 };
 using CQd = problems::ConstrainedQuadratic<double>;
+
+/// A separable objective that also evaluates whole populations: the call is its only evaluation on every backend,
+/// so the CUDA kernels must not take the separable paths (warp-per-row evaluation, summing offspring lanes).
+struct separable_batch : problems::GeneSum<double> {
+  void evaluate_population(const gene_type*, std::size_t, double*, double*, double*) const;
+};
+static_assert(detail::has_population_evaluation<separable_batch>::value);
+static_assert(!separable_objective_v<separable_batch>);
+static_assert(separable_objective_v<problems::GeneSum<double>>);
 }  // namespace
 
 TEST_CASE("population-batch GA on CUDA: children, elites and values equal the CPU's batch path bitwise",

@@ -20,6 +20,9 @@
 /// single-block SHADE update kernel (memories, archive slots), the archive
 /// copy and the finish kernel — the CPU's de_generation step by step, its
 /// adaptive state (memories, archive, counters) resident on the device.
+/// Population-batch problems (`evaluate_population`) and dynamic constraint
+/// handlers launch each generation directly instead of as a graph: host work
+/// sits between its kernels (the call; the handler's update).
 ///
 /// Runtime requirements (`rt` a Runtime, `crt` a const one):
 ///  - `Runtime(problem, backend)`; `Runtime::memory` (a memory policy, core/population.hpp);
@@ -172,6 +175,7 @@ class cuda_executor {
   }
 
   /// Queues the evaluation of the current population without synchronizing (ga-bench's CUDA-event timing).
+  /// Population-batch problems: synchronizes, then makes the evaluate_population call before the queued kernel.
   void enqueue_evaluate() {
     rt_.use_device();
     enqueue_evaluation(views_[cur_], true);
@@ -473,6 +477,7 @@ class cuda_executor {
       const std::size_t d = static_cast<std::size_t>(kp_.dimension);
       kp_.problem.evaluate_population(pop.genes + first * d, n_ - first, pop.objective + first, batch_g_.data(),
                                       batch_h_.data());
+      rt_.use_device();  // the call may have made another device current (torch.cuda.set_device, cudaSetDevice)
     }
     return {batch_g_.data(), batch_h_.data(), m, p, first};
   }
