@@ -246,10 +246,9 @@ using fitness_t = typename detail::fitness_of<P>::type;
  * population-batch problem: its `evaluate_population` call is its only evaluation on every backend.
  */
 template <class P>
-inline constexpr bool separable_objective_v = detail::integral_partial<P>::value &&
-                                              !detail::has_inequalities<P>::value &&
-                                              !detail::has_equalities<P>::value &&
-                                              !detail::has_population_evaluation<P>::value;
+inline constexpr bool separable_objective_v =
+    detail::integral_partial<P>::value && !detail::has_inequalities<P>::value && !detail::has_equalities<P>::value &&
+    !detail::has_population_evaluation<P>::value;
 
 /// True when `P` has the required members of the problem concept.
 template <class P>
