@@ -37,13 +37,9 @@ Result solve_batch(const Problem& problem, const batch_spec& spec, const run_con
                    int& threads_used) {
   const ga_options o = run_options(cfg, hooks, [&] { return batch_problem_id(spec); });
   if (cfg.backend != backend_kind::cuda) return solve_on_cpu(problem, o, cfg, hooks, threads_used);
-#if defined(FUSEDGA_WITH_CUDA)
-  threads_used = 0;
-  const batch_problem<Problem::sense, double, batch_memory::device> on_device{problem.spec};
-  return cuda_solve(on_device, o, backend::cuda{std::max(0, cfg.device)}, hooks.resume, hooks.resume_source);
-#else
-  throw backend_unavailable("backend cuda: this build has no CUDA backend (built backends: serial, tbb)");
-#endif
+  // check_batch_run refused integer genes on cuda: the device problem has real genes
+  return solve_on_cuda(batch_problem<Problem::sense, double, batch_memory::device>{problem.spec}, o, cfg, hooks,
+                       threads_used);
 }
 
 }  // namespace

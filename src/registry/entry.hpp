@@ -78,6 +78,24 @@ Result solve_on_cpu(const Problem& problem, const ga_options& o, const run_confi
   return solve_or_resume(problem, o, backend::tbb{cfg.threads}, hooks);
 }
 
+/// solve_or_resume on backend::cuda with `cfg.device`, for a problem with a CUDA engine (src/cuda/*.cu).
+/// @throws backend_unavailable in a build without the CUDA backend, and for host-evaluated expression problems.
+template <class Problem>
+Result solve_on_cuda(const Problem& problem, const ga_options& o, const run_config& cfg, const run_hooks& hooks,
+                     int& threads_used) {
+#if defined(FUSEDGA_WITH_CUDA)
+  if constexpr (!has_batch_evaluation<Problem>::value) {
+    threads_used = 0;
+    return cuda_solve(problem, o, backend::cuda{std::max(0, cfg.device)}, hooks.resume, hooks.resume_source);
+  } else {  // expression problems reach the GPU through the GPU JIT (registry/expression.cpp), not here
+    throw backend_unavailable("backend cuda: a host-evaluated expression problem cannot run on the GPU");
+  }
+#else
+  (void)problem, (void)o, (void)cfg, (void)hooks, (void)threads_used;
+  throw backend_unavailable("backend cuda: this build has no CUDA backend (built backends: serial, tbb)");
+#endif
+}
+
 template <class Problem>
 Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& hooks, int& threads_used) {
   check_constraint_counts(problem, "'" + cfg.problem.builtin + "'");
@@ -88,16 +106,7 @@ Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& 
       return solve_on_cpu(problem, o, cfg, hooks, threads_used);
     case backend_kind::cuda:
       check_repair_backend(cfg);
-#if defined(FUSEDGA_WITH_CUDA)
-      if constexpr (!has_batch_evaluation<Problem>::value) {
-        threads_used = 0;
-        return cuda_solve(problem, o, backend::cuda{std::max(0, cfg.device)}, hooks.resume, hooks.resume_source);
-      } else {  // expression problems reach the GPU through the GPU JIT (registry/expression.cpp), not here
-        throw backend_unavailable("backend cuda: a host-evaluated expression problem cannot run on the GPU");
-      }
-#else
-      throw backend_unavailable("backend cuda: this build has no CUDA backend (built backends: serial, tbb)");
-#endif
+      return solve_on_cuda(problem, o, cfg, hooks, threads_used);
     default:
       throw backend_unavailable(std::string("backend ") + to_string(cfg.backend) + " is not built");
   }

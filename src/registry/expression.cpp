@@ -77,10 +77,8 @@ Result run_expression_gpu(const run_config& cfg, const run_hooks& hooks, int& th
   check_repair_backend(cfg);
   const std::shared_ptr<cuda_expr_module> module = gpu_module<Real>(p, cfg.ga.algorithm == algorithm_kind::de, hooks.on_notice);
   const ga_options o = run_options(cfg, hooks);
-  threads = 0;
-  return with_gpu_problem<Real>(p, *module, [&](const auto& problem) {
-    return cuda_solve(problem, o, backend::cuda{std::max(0, cfg.device)}, hooks.resume, hooks.resume_source);
-  });
+  return with_gpu_problem<Real>(p, *module,
+                                [&](const auto& problem) { return solve_on_cuda(problem, o, cfg, hooks, threads); });
 }
 #endif
 

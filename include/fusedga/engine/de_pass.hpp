@@ -384,9 +384,7 @@ inline void de_select_tile(const kernel_params<Problem>& kp, const de_view<gene_
   alignas(64) F obj[kTileSlots], vio[kTileSlots];
   alignas(64) K key[kTileSlots];
   std::memcpy(obj, dst.objective + begin, (end - begin) * sizeof(F));
-  const std::size_t row = begin - values.first;
-  rank_population_values(kp, obj, values.g + row * static_cast<std::size_t>(values.m), values.m,
-                         values.h + row * static_cast<std::size_t>(values.p), values.p, end - begin, vio, key);
+  rank_population_values(kp, values, begin, end - begin, obj, vio, key);
   de_after_draws after{kp.rng, static_cast<std::uint32_t>(begin), generation};
   de_select(kp, state, src, dst, t, begin, end, obj, vio, key, F_all + begin, CR_all + begin, after, 0,
             out);

@@ -93,20 +93,22 @@ struct population_values {
 };
 
 /**
- * Population-batch problems (`evaluate_population`, problem_traits.hpp): the violations and rank keys of
- * `count` consecutive individuals whose objectives the problem wrote (`objective[i]`) with their raw
- * constraint values in rows of `g` (m per individual) and `h` (p per individual), row-major; writes
- * `violation[i]` (violation_of_values) and `key[i]` exactly as evaluate_one then apply_handler_keys do. The CPU
- * passes call it per tile, the CUDA kernels per individual (count 1).
+ * Population-batch problems (`evaluate_population`, problem_traits.hpp): the violations and rank keys of the
+ * `count` slots [s, s + count), whose objectives the problem wrote (`objective[i]` for slot s + i) with their raw
+ * constraint values in `values`' rows; writes `violation[i]` (violation_of_values) and `key[i]` exactly as
+ * evaluate_one then apply_handler_keys do. The CPU passes call it per tile, the CUDA kernels per individual
+ * (count 1). @pre s >= values.first.
  */
 template <class Problem>
-FUSEDGA_HD inline void rank_population_values(const kernel_params<Problem>& kp, const fitness_t<Problem>* objective,
-                                   const fitness_t<Problem>* g, int m, const fitness_t<Problem>* h, int p,
-                                   std::size_t count, fitness_t<Problem>* violation,
-                                   rank_key_t<fitness_t<Problem>>* key) {
+FUSEDGA_HD inline void rank_population_values(const kernel_params<Problem>& kp,
+                                              const population_values<fitness_t<Problem>>& values, std::size_t s,
+                                              std::size_t count, const fitness_t<Problem>* objective,
+                                              fitness_t<Problem>* violation, rank_key_t<fitness_t<Problem>>* key) {
+  const std::size_t m = static_cast<std::size_t>(values.m), p = static_cast<std::size_t>(values.p);
   for (std::size_t i = 0; i < count; ++i) {
-    violation[i] = violation_of_values(g + i * static_cast<std::size_t>(m), m, h + i * static_cast<std::size_t>(p),
-                                       p, kp.equality_tolerance);
+    const std::size_t row = s - values.first + i;
+    violation[i] =
+        violation_of_values(values.g + row * m, values.m, values.h + row * p, values.p, kp.equality_tolerance);
     key[i] = make_rank_key(objective[i], violation[i], sense_of<Problem>(), kp.rule, kp.penalty_weight);
   }
   apply_handler_keys(kp, objective, violation, key, count);

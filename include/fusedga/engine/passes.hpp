@@ -155,10 +155,8 @@ inline void rank_values_tile(const kernel_params<Problem>& kp,
                              const population_view<gene_t<Problem>, fitness_t<Problem>>& pop, std::size_t begin,
                              std::size_t end, const population_values<fitness_t<Problem>>& values, std::size_t t,
                              const summary_sink<rank_key_t<fitness_t<Problem>>>& out) {
-  const std::size_t row = begin - values.first;
-  rank_population_values(kp, pop.objective + begin, values.g + row * static_cast<std::size_t>(values.m), values.m,
-                         values.h + row * static_cast<std::size_t>(values.p), values.p, end - begin,
-                         pop.violation + begin, pop.rank_key + begin);
+  rank_population_values(kp, values, begin, end - begin, pop.objective + begin, pop.violation + begin,
+                         pop.rank_key + begin);
   summarize(pop.objective + begin, pop.violation + begin, pop.rank_key + begin, end - begin, begin, out.totals[t],
             out.best + t * out.capacity, out.capacity);
 }

@@ -229,11 +229,6 @@ __device__ __forceinline__ void stored_values(const evaluate_args<Problem>& a, s
   }
 }
 
-/// Whether `Problem` is evaluated by one host call per population (`evaluate_population`): its kernels never
-/// evaluate; the executor makes the call between an offspring (or DE trial) kernel and the one that ranks.
-template <class Problem>
-inline constexpr bool population_batch_v = has_population_evaluation<Problem>::value;
-
 /**
  * Population-batch problems: individual i's values after the evaluate_population call — its objective as the call
  * wrote it, violation and rank key from its row of the call's constraint values (rank_population_values, as the
@@ -250,9 +245,7 @@ __device__ __forceinline__ void batch_row_values(const kernel_params<Problem>& k
     key = pop.rank_key[i];
     return;
   }
-  const std::size_t row = i - v.first;
-  rank_population_values(kp, &obj, v.g + row * static_cast<std::size_t>(v.m), v.m,
-                         v.h + row * static_cast<std::size_t>(v.p), v.p, 1, &vio, &key);
+  rank_population_values(kp, v, i, 1, &obj, &vio, &key);
   pop.violation[i] = vio;
   pop.rank_key[i] = key;
 }
@@ -407,7 +400,7 @@ __device__ __forceinline__ void evaluate_tile(const evaluate_args<Problem>& a) {
   const std::size_t per_block = static_cast<std::size_t>(blockDim.x) * a.rows;
   const std::size_t begin = static_cast<std::size_t>(blockIdx.x) * per_block;
   const std::size_t count = begin + per_block < n ? per_block : n - begin;
-  constexpr bool batch = population_batch_v<Problem>;
+  constexpr bool batch = has_population_evaluation<Problem>::value;  // evaluated by the executor's call
   if (!batch && evaluate && staged) {
     copy_to_shared(tile, pop.genes + begin * d, count * d * sizeof(G));
     __syncthreads();
@@ -453,7 +446,7 @@ template <class Problem, int C>
 __device__ __forceinline__ void store_child(const kernel_params<Problem>& kp, const view_of<Problem>& dst,
                                             const gene_t<Problem>* x, std::size_t slot,
                                             thread_summary<key_of<Problem>, C>& mine) {
-  if constexpr (!population_batch_v<Problem>) {
+  if constexpr (!has_population_evaluation<Problem>::value) {
     fitness_t<Problem> obj, vio;
     key_of<Problem> key;
     evaluate_one<1>(kp, x, obj, vio, key);
@@ -624,7 +617,7 @@ __device__ __forceinline__ void de_targets(const de_args<Problem>& a) {
   using F = fitness_t<Problem>;
   using K = rank_key_t<F>;
   if constexpr (std::is_floating_point_v<G>) {
-    constexpr bool batch = population_batch_v<Problem>;
+    constexpr bool batch = has_population_evaluation<Problem>::value;  // evaluated by the executor's call
     const std::size_t n = a.src.size;
     const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (batch && a.trials_only) {  // uniform: the whole launch
