@@ -94,7 +94,7 @@ def _coerce(label: str, value: Any, n: int, m: int, p: int) -> Tuple[np.ndarray,
 
 
 def _call_device(label: str, fn: Callable[[Any], Any], X: Any, f_out: Any, G_out: Any, H_out: Any) -> None:
-    """backend="cuda": ``fn(X)`` with ``X`` the engine's (n, d) rows as a float64 CUDA tensor (no copy); what it
+    """backend="cuda": ``fn(X)`` with ``X`` the engine's (n, d) rows as a float64 (int32) CUDA tensor (no copy); what it
     returned is checked as for the CPU backends and copied into the engine's objective (n,) and constraint
     buffers (n, m), (n, p) -- CUDA tensors over the device memory, None for a zero count -- then the device is
     synchronized, so the engine reads complete values. Called by the native side once per generation."""
@@ -191,8 +191,8 @@ class BatchProblem:
         than 2^32 values. ``False`` (default) or all ``False``: real genes.
     array : {"numpy", "torch"}, optional
         ``"torch"`` hands ``X`` as ``torch.from_numpy(X)``: a CPU float64 (int32) ``torch.Tensor`` sharing the engine's
-        buffer (no copy; PyTorch has no read-only tensors: do not write to it). With ``backend="cuda"`` (real
-        genes, ``array="torch"`` only) ``X`` is a float64 CUDA tensor on the run's device over the engine's own
+        buffer (no copy; PyTorch has no read-only tensors: do not write to it). With ``backend="cuda"``
+        (``array="torch"`` only) ``X`` is a float64 (int32) CUDA tensor on the run's device over the engine's own
         device rows (no copy, valid during the call only); ``fn`` may return CUDA or CPU tensors or arrays, which
         are copied into the engine's device buffers, then the device is synchronized. ``backend="auto"`` runs
         batch problems on tbb. Double precision only.
@@ -205,7 +205,7 @@ class BatchProblem:
         Bad bounds (shape, non-finite, lower > upper, not integers with ``integer=True`` or on a marked gene),
         ``integer`` a sequence of other than d booleans, negative counts,
         names not d strings, unknown sense
-        or array. At solve(): ``backend="cuda"`` with ``array="numpy"`` or ``integer=True``,
+        or array. At solve(): ``backend="cuda"`` with ``array="numpy"``,
         ``precision="float"``, or the gradient repair
         (``constraint_handling={"gradient_repair": {"rate": ...}}`` above 0: it needs per-individual
         constraints; ``algorithm="auto"`` never chooses it here).

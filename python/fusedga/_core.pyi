@@ -87,7 +87,7 @@ class BatchSpec:
 
 def parse_batch_config(spec: BatchSpec, text: str, source: str, overrides: List[str]) -> RunConfig:
     """The run options (no problem: section) for a BatchSpec. Raises ConfigError, also for precision float, the
-    gradient repair, and backend cuda without a device_fn or with integer genes."""
+    gradient repair, and backend cuda without a device_fn."""
 
 def run_batch(spec: BatchSpec, config: RunConfig,
               callback: Optional[Callable[[GenerationStats], Any]] = None, checkpoint: Optional[str] = None,

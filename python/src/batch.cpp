@@ -2,7 +2,8 @@
 // (fusedga.BatchProblem, python/fusedga/_batch.py), over config/batch_entry.hpp. Once per generation the
 // engine's own gene rows are handed to the callable as a read-only (n, d) float64 (int32 for integer genes) array
 // without a copy, and its return value is copied into the engine's objective and constraint buffers. On backend
-// cuda the rows and those buffers are CUDA tensors over the device memory (fusedga._batch._call_device).
+// cuda the rows (float64, or int32) and those buffers are CUDA tensors over the device memory
+// (fusedga._batch._call_device).
 #include <Python.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
@@ -47,7 +48,8 @@ struct py_batch {
   void evaluate(const Gene* genes, std::size_t n, int d, double* objective, double* inequalities,
                 double* equalities) const;
   /// backend cuda: the rows and the output buffers (device memory) as CUDA tensors for call_device.
-  void evaluate_device(const double* genes, std::size_t n, int d, double* objective, double* inequalities,
+  template <class Gene>
+  void evaluate_device(const Gene* genes, std::size_t n, int d, double* objective, double* inequalities,
                        double* equalities) const;
   /// Ctrl-C inside fn: true when it was (then `fill_nan` has marked the n individuals unevaluated and the run
   /// stops at the end of this generation); false: not an interrupt this run handles (rethrow).
@@ -122,23 +124,26 @@ void py_batch::evaluate(const Gene* genes, std::size_t n, int d, double* objecti
     throw std::logic_error("fusedga._batch._coerce returned arrays of other shapes");
 }
 
-/// A CUDA tensor (PyTorch, through DLPack) over `rows` × `cols` doubles of device memory (`cols` 0: a vector), no
-/// copy and no owner (valid during the call only); None for a zero count of columns.
-nb::object cuda_tensor(double* data, std::size_t rows, std::size_t cols, bool vector, int device) {
+/// A CUDA tensor (PyTorch, through DLPack) over `rows` × `cols` values of device memory (T: double, or int32 for
+/// integer genes; `vector`: shape (rows,)), no copy and no owner (valid during the call only); None for a zero
+/// count of columns.
+template <class T>
+nb::object cuda_tensor(T* data, std::size_t rows, std::size_t cols, bool vector, int device) {
   if (!vector && cols == 0) return nb::none();
   const std::size_t shape[2] = {rows, cols};
-  return nb::ndarray<nb::pytorch, double, nb::c_contig>(data, vector ? 1 : 2, shape, nb::handle(), nullptr,
-                                                        nb::dtype<double>(), nb::device::cuda::value, device)
+  return nb::ndarray<nb::pytorch, T, nb::c_contig>(data, vector ? 1 : 2, shape, nb::handle(), nullptr, nb::dtype<T>(),
+                                                   nb::device::cuda::value, device)
       .cast(nb::rv_policy::reference);
 }
 
-void py_batch::evaluate_device(const double* genes, std::size_t n, int d, double* objective, double* inequalities,
+template <class Gene>
+void py_batch::evaluate_device(const Gene* genes, std::size_t n, int d, double* objective, double* inequalities,
                                double* equalities) const {
   nb::gil_scoped_acquire gil;
   const std::size_t m = static_cast<std::size_t>(spec.inequality_count);
   const std::size_t p = static_cast<std::size_t>(spec.equality_count);
   // PyTorch has no read-only tensors: X is documented as not to be written.
-  const nb::object x = cuda_tensor(const_cast<double*>(genes), n, static_cast<std::size_t>(d), false, device);
+  const nb::object x = cuda_tensor(const_cast<Gene*>(genes), n, static_cast<std::size_t>(d), false, device);
   const nb::object f = cuda_tensor(objective, n, 1, true, device);
   const nb::object g = cuda_tensor(inequalities, n, m, false, device);
   const nb::object h = cuda_tensor(equalities, n, p, false, device);
@@ -215,7 +220,10 @@ void bind_batch(nb::module_& m) {
               s.evaluate = [self](const double* g, std::size_t n, int d, double* f, double* gi, double* he) {
                 self->evaluate(g, n, d, f, gi, he);
               };
-            if (!device_fn.is_none())
+            if (!device_fn.is_none() && integer)
+              s.evaluate_integer_device = [self](const std::int32_t* g, std::size_t n, int d, double* f, double* gi,
+                                                 double* he) { self->evaluate_device(g, n, d, f, gi, he); };
+            else if (!device_fn.is_none())
               s.evaluate_device = [self](const double* g, std::size_t n, int d, double* f, double* gi, double* he) {
                 self->evaluate_device(g, n, d, f, gi, he);
               };
@@ -237,7 +245,7 @@ void bind_batch(nb::module_& m) {
       nb::arg("spec"), nb::arg("text"), nb::arg("source"), nb::arg("overrides"),
       "parse_batch_config(spec, text, source, overrides) -> RunConfig: the run options (no problem: section) for "
       "a BatchSpec. Raises ConfigError, also for precision float, the gradient repair, and backend cuda without a "
-      "device evaluator (array='torch') or with integer genes.");
+      "device evaluator (array='torch').");
 
   m.def(
       "run_batch",

@@ -320,16 +320,15 @@ def _stand_in_torch(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", fake)
 
 
-def test_cuda_refuses_integer_genes_and_needs_a_gpu(monkeypatch):
+def test_cuda_needs_a_gpu(monkeypatch):
     _stand_in_torch(monkeypatch)
-    ints = fusedga.BatchProblem(lambda X: X.sum(axis=1), [(0, 9)] * 3, integer=True, array="torch")
-    with pytest.raises(fusedga.ConfigError, match="cuda runs batch problems of real genes"):
-        fusedga.solve(ints, backend="cuda")
     if "cuda" in fusedga.backends() and not fusedga._core.cuda_unavailable_reason():
         pytest.skip("a GPU is usable here: test_cuda_hands_fn_a_cuda_tensor_of_the_device_rows runs on it")
     p = fusedga.BatchProblem(disk, [(-2, 2), (-2, 2)], n_ineq=1, array="torch")
-    with pytest.raises(fusedga.BackendUnavailable, match="cuda"):
-        fusedga.solve(p, backend="cuda", population=10, generations=1)
+    ints = fusedga.BatchProblem(lambda X: X.sum(axis=1), [(0, 9)] * 3, integer=True, array="torch")
+    for problem in (p, ints):  # real and integer genes alike: fn is never called
+        with pytest.raises(fusedga.BackendUnavailable, match="cuda"):
+            fusedga.solve(problem, backend="cuda", population=10, generations=1)
 
 
 @pytest.mark.parametrize("algorithm", ["ga", "de"])
@@ -355,6 +354,25 @@ def test_cuda_hands_fn_a_cuda_tensor_of_the_device_rows(algorithm):
     q = fusedga.BatchProblem(lambda X: disk(X.cpu().numpy()), [(-2, 2), (-2, 2)], n_ineq=1, array="torch")
     s = fusedga.solve(q, population=200, generations=300, seed=3, backend="cuda", algorithm=algorithm)
     assert s.objective == pytest.approx(0.5, abs=1e-4)
+
+
+def test_cuda_hands_fn_an_int32_cuda_tensor_for_integer_genes():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available() or fusedga._core.cuda_unavailable_reason():
+        pytest.skip("no usable GPU (PyTorch with CUDA and FusedGA's CUDA backend)")
+    seen = []
+
+    def fn(X):  # max sum_j x_j - 3 (x_0 - 2)^2 s.t. x_1 + x_2 <= 9 on the integers of [-4, 7]^5: 25, by hand
+        seen.append((X.device.type, X.dtype))
+        f = X.sum(dim=1).double() - 3.0 * (X[:, 0] - 2).double() ** 2
+        return f, (X[:, 1] + X[:, 2] - 9).double()
+
+    p = fusedga.BatchProblem(fn, [(-4, 7)] * 5, n_ineq=1, sense="maximize", integer=True, array="torch")
+    r = fusedga.solve(p, population=200, generations=200, seed=3, backend="cuda")
+    assert r.backend == "cuda" and r.objective == 25 and r.x.dtype == np.int64
+    assert set(seen) == {("cuda", torch.int32)}
+    cpu = fusedga.solve(p, population=200, generations=200, seed=3, backend="serial")
+    assert (r.objective, r.x.tolist(), r.evaluations) == (cpu.objective, cpu.x.tolist(), cpu.evaluations)
 
 
 def _has_torch():

@@ -1,7 +1,7 @@
 // Population-batch problems given in code (config/batch_entry.hpp): a problem type over the spec
 // (registry/batch_problem.hpp), one instantiation per sense (a compile-time part of the problem concept, as for
-// expression problems) and gene type (double, or int32 for integer genes), solved on the CPU backends, or for
-// real genes with a device evaluator on the CUDA backend (src/cuda/batch.cu).
+// expression problems) and gene type (double, or int32 for integer genes), solved on the CPU backends, or with
+// the spec's device evaluator on the CUDA backend (src/cuda/batch.cu).
 #include "fusedga/config/batch_entry.hpp"
 
 #include <cmath>
@@ -37,9 +37,8 @@ Result solve_batch(const Problem& problem, const batch_spec& spec, const run_con
                    int& threads_used) {
   const ga_options o = run_options(cfg, hooks, [&] { return batch_problem_id(spec); });
   if (cfg.backend != backend_kind::cuda) return solve_on_cpu(problem, o, cfg, hooks, threads_used);
-  // check_batch_run refused integer genes on cuda: the device problem has real genes
-  return solve_on_cuda(batch_problem<Problem::sense, double, batch_memory::device>{problem.spec}, o, cfg, hooks,
-                       threads_used);
+  return solve_on_cuda(batch_problem<Problem::sense, typename Problem::gene_type, batch_memory::device>{problem.spec},
+                       o, cfg, hooks, threads_used);
 }
 
 }  // namespace
@@ -51,15 +50,11 @@ void check_batch_run(const batch_spec& spec, const run_config& cfg) {
                        "batch problems run in double precision (genes and fitness are double arrays); use "
                        "precision: double");
   if (cfg.backend != backend_kind::cuda) return;
-  if (spec.integer_genes)
-    throw config_error(cfg.located("backend") +
-                       "cuda runs batch problems of real genes; integer genes run on backend: tbb (or serial, or "
-                       "auto)");
-  if (!spec.evaluate_device)
-    throw config_error(cfg.located("backend") +
-                       "cuda needs a fitness function of device memory (batch_spec::evaluate_device; in Python "
-                       "BatchProblem(array='torch'), which gets a CUDA tensor); use backend: tbb (or serial, or "
-                       "auto)");
+  if (spec.integer_genes ? !spec.evaluate_integer_device : !spec.evaluate_device)
+    throw config_error(cfg.located("backend") + "cuda needs a fitness function of device memory (batch_spec::" +
+                       (spec.integer_genes ? "evaluate_integer_device" : "evaluate_device") +
+                       "; in Python BatchProblem(array='torch'), which gets a CUDA tensor); use backend: tbb (or "
+                       "serial, or auto)");
 }
 
 void validate_batch_spec(const batch_spec& spec) {

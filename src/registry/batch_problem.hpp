@@ -22,12 +22,10 @@ enum class batch_memory { host, device };
 /**
  * A batch_spec as a population-batch problem (held by pointer: trivially copyable, one indirect call per
  * generation): `Gene` double calls `spec->evaluate` (host memory) or `spec->evaluate_device` (device memory),
- * std::int32_t `spec->evaluate_integer`.
+ * std::int32_t `spec->evaluate_integer` or `spec->evaluate_integer_device`.
  */
 template <Sense S, class Gene, batch_memory Memory = batch_memory::host>
 struct batch_problem {
-  static_assert(Memory == batch_memory::host || std::is_same_v<Gene, double>,
-                "device-memory batch problems have real (double) genes");
   using gene_type = Gene;
   using fitness_type = double;
   static constexpr Sense sense = S;
@@ -51,12 +49,11 @@ struct batch_problem {
   void evaluate_population(const Gene* genes, std::size_t n, double* objective, double* inequalities,
                            double* equalities) const {
     const auto& f = [&]() -> const auto& {
-      if constexpr (Memory == batch_memory::device)
-        return spec->evaluate_device;
-      else if constexpr (std::is_same_v<Gene, double>)
-        return spec->evaluate;
+      constexpr bool device = Memory == batch_memory::device;
+      if constexpr (std::is_same_v<Gene, double>)
+        return device ? spec->evaluate_device : spec->evaluate;
       else
-        return spec->evaluate_integer;
+        return device ? spec->evaluate_integer_device : spec->evaluate_integer;
     }
     ();
     f(genes, n, spec->dimension, objective, spec->inequality_count > 0 ? inequalities : nullptr,

@@ -13,33 +13,13 @@
 #include <fusedga/config/registry.hpp>
 #include <fusedga/core/error.hpp>
 
+#include "config/batch_specs.hpp"
+
 using namespace fusedga;
+using namespace batch_test;
 using Catch::Contains;
 
 namespace {
-
-/// min x² + y² s.t. x + y >= 1 (g = 1 − x − y <= 0) on [−2, 2]²: optimum 0.5 at (0.5, 0.5), by hand (the
-/// constraint is active; Lagrange: 2x = 2y = λ).
-batch_spec disk_spec(int* calls = nullptr) {
-  batch_spec s;
-  s.name = "test:disk";
-  s.dimension = 2;
-  s.lower = {-2, -2};
-  s.upper = {2, 2};
-  s.variable_names = {"x", "y"};
-  s.inequality_count = 1;
-  s.evaluate = [calls](const double* genes, std::size_t n, int d, double* objective, double* g, double* h) {
-    REQUIRE(d == 2);
-    REQUIRE(h == nullptr);  // no equalities
-    for (std::size_t i = 0; i < n; ++i) {
-      const double x = genes[2 * i], y = genes[2 * i + 1];
-      objective[i] = x * x + y * y;
-      g[i] = 1 - x - y;
-    }
-    if (calls) ++*calls;
-  };
-  return s;
-}
 
 const char* const run_yaml = R"(ga:
   population: 100
@@ -158,11 +138,17 @@ TEST_CASE("batch entry: float, and cuda without a device evaluator, are refused 
   run_config serial = parse_batch_config(spec, run_yaml, "run.yaml");
   serial.backend = backend_kind::cuda;  // run_batch checks again
   REQUIRE_THROWS_WITH(run_batch(spec, serial), Contains("evaluate_device"));
-  spec.evaluate_device = spec.evaluate;  // a device evaluator (only called with a GPU)
+  spec.evaluate_device = spec.evaluate;  // a device evaluator of real genes (only called with a GPU) ...
   spec.integer_genes = true;
   spec.evaluate_integer = [](const std::int32_t*, std::size_t, int, double*, double*, double*) {};
   REQUIRE_THROWS_WITH(parse_batch_config(spec, run_yaml, "run.yaml", {"backend=cuda"}),
-                      Contains("backend: cuda runs batch problems of real genes"));
+                      Contains("backend: cuda needs a fitness function of device memory (batch_spec::"
+                               "evaluate_integer_device;"));  // ... is not one of integer genes
+  spec.evaluate_integer_device = spec.evaluate_integer;
+  CHECK_NOTHROW(check_batch_run(spec, parse_batch_config(spec, run_yaml, "run.yaml")));
+  run_config cuda = parse_batch_config(spec, run_yaml, "run.yaml");
+  cuda.backend = backend_kind::cuda;
+  CHECK_NOTHROW(check_batch_run(spec, cuda));
 }
 
 TEST_CASE("batch entry: a device evaluator on backend cuda without a usable GPU is backend_unavailable",
@@ -177,6 +163,13 @@ TEST_CASE("batch entry: a device evaluator on backend cuda without a usable GPU 
   };
   const run_config c = parse_batch_config(spec, run_yaml, "run.yaml", {"backend=cuda"});
   REQUIRE_THROWS_AS(run_batch(spec, c), backend_unavailable);
+  spec.integer_genes = true;  // integer genes likewise
+  spec.evaluate_integer = [](const std::int32_t*, std::size_t, int, double*, double*, double*) {};
+  spec.evaluate_integer_device = [](const std::int32_t*, std::size_t, int, double*, double*, double*) {
+    FAIL("no GPU: the device evaluator must not be called");
+  };
+  REQUIRE_THROWS_AS(run_batch(spec, parse_batch_config(spec, run_yaml, "run.yaml", {"backend=cuda"})),
+                    backend_unavailable);
 }
 
 TEST_CASE("batch entry: parse_batch_config rejects a problem section", "[config][batch][errors]") {
@@ -214,26 +207,8 @@ TEST_CASE("batch entry: an exception in the fitness leaves run_batch", "[config]
 
 TEST_CASE("batch entry: integer genes run the GA's integer operators on int32 rows and reach the optimum",
           "[config][batch][integer]") {
-  // max sum_j x_j - 3 (x_0 - 2)^2 s.t. x_1 + x_2 <= 9 on the integers of [-4, 7]^5: the optimum, by hand,
-  // x_0 = 2 (the quadratic's vertex), x_1 + x_2 = 9 (e.g. 7 + 2), x_3 = x_4 = 7: 2 + 9 + 14 = 25.
-  batch_spec spec;
-  spec.name = "test:integer";
-  spec.dimension = 5;
-  spec.lower.assign(5, -4);
-  spec.upper.assign(5, 7);
-  spec.inequality_count = 1;
-  spec.sense = Sense::maximize;
-  spec.integer_genes = true;
   bool in_bounds = true;
-  spec.evaluate_integer = [&](const std::int32_t* genes, std::size_t n, int d, double* objective, double* g, double*) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::int32_t* x = genes + i * static_cast<std::size_t>(d);
-      double sum = 0;
-      for (int j = 0; j < d; ++j) sum += x[j], in_bounds = in_bounds && x[j] >= -4 && x[j] <= 7;
-      objective[i] = sum - 3.0 * (x[0] - 2) * (x[0] - 2);
-      g[i] = x[1] + x[2] - 9.0;
-    }
-  };
+  const batch_spec spec = integer_spec(&in_bounds);  // optimum 25, by hand
   const run_config cfg = parse_batch_config(spec, "ga: {population: 60, generations: 150, seed: 3}\nbackend: tbb\n", "run.yaml");
   CHECK(cfg.ga.algorithm == algorithm_kind::ga);  // auto: DE needs real genes
   CHECK(cfg.ga.crossover.kind == crossover_kind::uniform);

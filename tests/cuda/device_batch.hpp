@@ -5,6 +5,7 @@
 // (as_population_batch.hpp). The same type thus runs on both, and the GPU run is bitwise the CPU's for an
 // arithmetic problem.
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "engine/as_population_batch.hpp"
@@ -40,5 +41,22 @@ struct device_batch {
     if (p > 0) copy_any(h, hv.data(), hv.size() * sizeof(fitness_type));
   }
 };
+
+/// A batch_spec's device evaluator over its host one (`evaluate`, or `evaluate_integer` with Gene int32): the
+/// rows and the values staged through host memory, so that a GPU run evaluates with the CPU's arithmetic.
+template <class Gene>
+using batch_fitness = std::function<void(const Gene*, std::size_t, int, double*, double*, double*)>;
+template <class Gene>
+batch_fitness<Gene> staged(batch_fitness<Gene> host, int m, int p) {
+  return [host, m, p](const Gene* x, std::size_t n, int d, double* f, double* g, double* h) {
+    std::vector<Gene> hx(n * static_cast<std::size_t>(d));
+    std::vector<double> hf(n), hg(n * static_cast<std::size_t>(m)), hh(n * static_cast<std::size_t>(p));
+    copy_any(hx.data(), x, hx.size() * sizeof(Gene));
+    host(hx.data(), n, d, hf.data(), m > 0 ? hg.data() : nullptr, p > 0 ? hh.data() : nullptr);
+    copy_any(f, hf.data(), hf.size() * sizeof(double));
+    if (m > 0) copy_any(g, hg.data(), hg.size() * sizeof(double));
+    if (p > 0) copy_any(h, hh.data(), hh.size() * sizeof(double));
+  };
+}
 
 }  // namespace cuda_test

@@ -8,8 +8,10 @@
 
 #if defined(FUSEDGA_WITH_CUDA)
 
+#include <cstdint>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fusedga/config/batch_entry.hpp>
@@ -19,6 +21,7 @@
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
 #include <fusedga/problems/seed/gene_sum.hpp>
 
+#include "config/batch_specs.hpp"
 #include "cuda/device_batch.hpp"
 #include "cuda/gpu_harness.hpp"
 #include "cuda/host_population.hpp"
@@ -205,34 +208,24 @@ TEST_CASE("gpu: population-batch problems get device pointers, GA and SHADE runs
 
 TEST_CASE("gpu: run_batch with a device evaluator on backend cuda equals the serial run", "[cuda][gpu][batch]") {
   FUSEDGA_REQUIRE_GPU();
-  // min x² + y² s.t. x + y >= 1 (optimum 0.5 at (0.5, 0.5)); the device evaluator stages the rows through host
-  // memory and calls the host one, so both runs evaluate with the same arithmetic.
-  batch_spec spec;
-  spec.name = "test:disk";
-  spec.dimension = 2;
-  spec.lower = {-2, -2};
-  spec.upper = {2, 2};
-  spec.inequality_count = 1;
-  spec.evaluate = [](const double* x, std::size_t n, int, double* f, double* g, double*) {
-    for (std::size_t i = 0; i < n; ++i) {
-      f[i] = x[2 * i] * x[2 * i] + x[2 * i + 1] * x[2 * i + 1];
-      g[i] = 1 - x[2 * i] - x[2 * i + 1];
-    }
-  };
-  spec.evaluate_device = [&spec](const double* x, std::size_t n, int d, double* f, double* g, double* h) {
-    std::vector<double> hx(n * d), hf(n), hg(n);
-    copy_any(hx.data(), x, hx.size() * sizeof(double));
-    spec.evaluate(hx.data(), n, d, hf.data(), hg.data(), h);
-    copy_any(f, hf.data(), n * sizeof(double));
-    copy_any(g, hg.data(), n * sizeof(double));
-  };
+  // The device evaluators stage the rows through host memory and call the host ones, so both runs evaluate with
+  // the same arithmetic. Real genes: optimum 0.5; integer genes (int32 rows): optimum 25 (batch_specs.hpp).
+  batch_spec disk = batch_test::disk_spec();
+  disk.evaluate_device = staged<double>(disk.evaluate, 1, 0);
+  bool in_bounds = true;
+  batch_spec integer = batch_test::integer_spec(&in_bounds);
+  integer.evaluate_integer_device = staged<std::int32_t>(integer.evaluate_integer, 1, 0);
   const std::string yaml = "ga: {population: 1000, generations: 200, seed: 7}\n";
-  const Result cpu = run_batch(spec, parse_batch_config(spec, yaml, "run.yaml", {"backend=serial"}));
-  const Result gpu = run_batch(spec, parse_batch_config(spec, yaml, "run.yaml", {"backend=cuda"}));
-  CHECK(gpu.objective == cpu.objective);
-  CHECK(gpu.best_genes == cpu.best_genes);
-  CHECK(gpu.evaluations == cpu.evaluations);
-  CHECK(cpu.objective == Approx(0.5).margin(1e-6));
+  for (const auto& [spec, optimum] : {std::pair<const batch_spec&, double>{disk, 0.5}, {integer, 25.0}}) {
+    INFO(spec.name);
+    const Result cpu = run_batch(spec, parse_batch_config(spec, yaml, "run.yaml", {"backend=serial"}));
+    const Result gpu = run_batch(spec, parse_batch_config(spec, yaml, "run.yaml", {"backend=cuda"}));
+    CHECK(gpu.objective == cpu.objective);
+    CHECK(gpu.best_genes == cpu.best_genes);
+    CHECK(gpu.evaluations == cpu.evaluations);
+    CHECK(cpu.objective == Approx(optimum).margin(1e-6));
+  }
+  CHECK(in_bounds);
 }
 
 #endif  // FUSEDGA_WITH_CUDA

@@ -64,6 +64,11 @@ struct batch_spec {
   std::function<void(const double* genes, std::size_t n, int d, double* objective, double* inequalities,
                      double* equalities)>
       evaluate_device;
+  /// `evaluate_integer` on `backend: cuda` (integer genes): device pointers, as `evaluate_device`. Optional:
+  /// without it, `backend: cuda` with integer genes is a config error.
+  std::function<void(const std::int32_t* genes, std::size_t n, int d, double* objective, double* inequalities,
+                     double* equalities)>
+      evaluate_integer_device;
 };
 
 /**
@@ -80,7 +85,8 @@ run_config parse_batch_config(const batch_spec& spec, const std::string& text, c
 
 /**
  * Checks that `cfg` can run `spec` (what run_batch refuses before running; parse_batch_config calls it):
- * `precision: float`, and on `backend: cuda` integer genes or a spec without `evaluate_device`.
+ * `precision: float`, and on `backend: cuda` a spec without its device evaluator (`evaluate_device`, or
+ * `evaluate_integer_device` for integer genes).
  * @throws config_error located at the key (`file:line:col: backend: ...`).
  */
 void check_batch_run(const batch_spec& spec, const run_config& cfg);
@@ -97,8 +103,8 @@ void validate_batch_spec(const batch_spec& spec);
 
 /**
  * Validates `spec` (validate_batch_spec), then solves it with `cfg` (parse_batch_config's): on the serial or
- * TBB backend calling `evaluate` (`backend: auto` runs tbb), or on `backend: cuda` calling `evaluate_device`
- * with the device's pointers (real genes; a config error without `evaluate_device` or with integer genes), in
+ * TBB backend calling `evaluate` (`evaluate_integer`; `backend: auto` runs tbb), or on `backend: cuda` calling
+ * `evaluate_device` (`evaluate_integer_device`) with the device's pointers (a config error without it), in
  * double precision only (`precision: float` is a config error), with `hooks` as `run`'s (progress callback,
  * interrupt, checkpoints and resume: the checkpoint names the spec's name, dimension, counts, sense and
  * bounds). The Result carries the best genes with `spec.variable_names` (x[0], ... when empty); the caller

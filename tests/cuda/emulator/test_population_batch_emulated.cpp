@@ -10,6 +10,7 @@
 #include "cuda/emulator/emulated_runtime.hpp"
 #include "cuda/parity_checks.hpp"
 #include "engine/as_population_batch.hpp"
+#include "engine/handler_problems.hpp"
 
 using namespace fusedga;
 using namespace cuda_test;
@@ -50,6 +51,19 @@ TEST_CASE("population-batch GA on CUDA: integer genes, long rows (warp per pair)
   o.crossover.kind = crossover_kind::uniform;
   o.mutation.kind = mutation_kind::uniform_reset;
   check_integer_parity(emulated, make_batch(plain_gene_sum{}), o);
+}
+
+TEST_CASE("population-batch GA on CUDA: int32 genes with constraints (batch integer genes) bitwise the CPU's",
+          "[cuda][batch]") {
+  ga_options o;  // the integer operators, as run_batch's auto picks for integer genes
+  o.population = 301;
+  o.elitism = 3;
+  o.crossover.kind = crossover_kind::uniform;
+  o.mutation.kind = mutation_kind::uniform_reset;
+  check_integer_parity(emulated, make_batch(handler_test::IntegerConstrained{}), o);
+  o.elitism = 40;
+  o.survival.kind = survival_kind::plus;
+  check_integer_parity(emulated, make_batch(handler_test::IntegerConstrained{}), o);
 }
 
 TEST_CASE("population-batch DE on CUDA: trials, selection, SHADE memories and archive bitwise the CPU's",
