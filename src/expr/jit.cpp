@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "expr/jit_cache.hpp"
+#include "expr/jit_module.hpp"
 #include "expr/subprocess.hpp"
 #include "fusedga/core/error.hpp"
 #include "fusedga/core/macros.hpp"
@@ -131,53 +132,60 @@ std::string find_compiler(const jit_options& options, std::string* why) {
   return path;
 }
 
+namespace detail {
+module_ptr jit_module(const std::string& what, const std::string& kind, const std::string& tag,
+                      const jit_options& options, const std::vector<std::string>& includes, const std::string& source,
+                      const std::vector<std::string>& libraries, const module_loader& load, jit_stats& stats) {
+  std::string why;
+  const std::string compiler = find_compiler(options, &why);
+  if (compiler.empty()) throw error(what + ": " + why);
+  std::string material = tag + " version " + FUSEDGA_VERSION_STRING + "\ncompiler " + compiler + "\n" +
+                         compiler_identity(compiler) + "flags " + options.flags + "\n" + cpu_identity();
+  for (const std::string& dir : includes) material += "include " + dir + "\n";
+  const std::string key = sha256_hex(material + "source\n" + source);
+
+  const std::string dir = cache_directory(options.cache_dir);
+  ensure_private_directory(dir);
+  const std::string object = dir + "/" + key + ".so";
+  stats.object_path = object;
+  const notice_function notice = [&](const std::string& line) {
+    stats.notices.push_back(line);
+    if (options.on_notice) options.on_notice(line);
+  };
+  std::string load_failure;
+  if (const auto cached = verified_entry(object, dir + "/" + key + ".sha256", key, what, notice)) {
+    if (module_ptr module = load(*cached, key, &load_failure)) {
+      stats.cache_hit = true;
+      return module;
+    }
+  }
+  const auto tc = clock_type::now();
+  std::vector<std::string> args = split_words(options.flags);
+  for (const std::string& include : includes) args.push_back("-I" + include);
+  args.push_back("-DFUSEDGA_JIT_KEY=\"" + key + "\"");  // an argv element: no shell quoting involved
+  const std::string bytes =
+      compile_object(what, kind, compiler, args, libraries, source, object, options.interrupt, notice);
+  stats.compile_seconds = seconds_since(tc);
+  module_ptr module = load(bytes, key, &load_failure);
+  if (!module) throw error(what + ": cannot load the compiled object " + object + ": " + load_failure);
+  return module;
+}
+}  // namespace detail
+
 template <class Real>
 std::unique_ptr<evaluator<Real>> jit_compile(const program& p, const jit_options& options, jit_stats* stats) {
   static_assert(std::is_same_v<Real, float> || std::is_same_v<Real, double>, "Real must be float or double");
   const auto t0 = clock_type::now();
-  std::string why;
-  const std::string compiler = find_compiler(options, &why);
-  if (compiler.empty()) throw error("JIT: " + why);
-  const std::vector<std::string> includes = include_dirs(options);
-
   const std::string source = generate_source(p, std::is_same_v<Real, float> ? "float" : "double");
-  std::string material = "fusedga-jit abi " + std::to_string(FUSEDGA_JIT_ABI_VERSION) + " version " +
-                         FUSEDGA_VERSION_STRING + "\ncompiler " + compiler + "\n" + compiler_identity(compiler) +
-                         "flags " + options.flags + "\n" + cpu_identity();
-  for (const std::string& dir : includes) material += "include " + dir + "\n";
-  const std::string key = detail::sha256_hex(material + "source\n" + source);
-
-  const std::string dir = detail::cache_directory(options.cache_dir);
-  detail::ensure_private_directory(dir);
-  const std::string object = dir + "/" + key + ".so";
   jit_stats s;
-  s.object_path = object;
-  const detail::notice_function notice = [&](const std::string& line) {
-    s.notices.push_back(line);
-    if (options.on_notice) options.on_notice(line);
-  };
-
-  module_ptr module;
-  std::string load_failure;
-  if (const auto cached = detail::verified_entry(object, dir + "/" + key + ".sha256", key, "JIT", notice))
-    module = load_module(*cached, key, &load_failure);
-  s.cache_hit = module != nullptr;
-  if (!module) {
-    const auto tc = clock_type::now();
-    std::vector<std::string> args = split_words(options.flags);
-    for (const std::string& dir : includes) args.push_back("-I" + dir);
-    args.push_back("-DFUSEDGA_JIT_KEY=\"" + key + "\"");  // an argv element: no shell quoting involved
-    const std::string bytes = detail::compile_object("JIT", "problem", compiler, args, {"-lmvec", "-lm"}, source,
-                                                     object, options.interrupt, notice);
-    s.compile_seconds = seconds_since(tc);
-    module = load_module(bytes, key, &load_failure);
-    if (!module) throw error("JIT: cannot load the compiled object " + object + ": " + load_failure);
-  }
+  const module_ptr module =
+      detail::jit_module("JIT", "problem", "fusedga-jit abi " + std::to_string(FUSEDGA_JIT_ABI_VERSION), options,
+                         include_dirs(options), source, {"-lmvec", "-lm"}, load_module, s);
   const auto entry = reinterpret_cast<entry_point<Real>>(::dlsym(module.get(), "fusedga_jit_evaluate"));
-  if (!entry) throw error("JIT: " + object + " has no fusedga_jit_evaluate");
+  if (!entry) throw error("JIT: " + s.object_path + " has no fusedga_jit_evaluate");
   s.load_seconds = seconds_since(t0) - s.compile_seconds;
   if (stats) *stats = s;
-  return std::make_unique<jit_evaluator<Real>>(std::move(module), entry);
+  return std::make_unique<jit_evaluator<Real>>(module, entry);
 }
 
 template std::unique_ptr<evaluator<float>> jit_compile<float>(const program&, const jit_options&, jit_stats*);

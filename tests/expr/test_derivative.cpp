@@ -266,3 +266,32 @@ TEST_CASE("derivative: unrolled reductions beyond the tape limit are a clear err
   const program p = parse_program(src);
   REQUIRE_THROWS_WITH(build_jacobian(p, 100000), Catch::Contains("finite differences"));
 }
+
+TEST_CASE("derivative: the Jacobian JIT caches its object under the problem JIT's key (flags, compiler, CPU)",
+          "[derivative][jit][cache]") {
+  std::string why;
+  if (find_compiler({}, &why).empty()) {
+    WARN("no C++ compiler: " << why);
+    return;
+  }
+  const jacobian_tape t = build_jacobian(make_program({"x * y - 1 <= 0"}));
+  expr_test::temp_cache cache;
+  jit_stats first, second, other;
+  jacobian_jit_compile<double>(t, cache.options(), &first);
+  const auto cached = jacobian_jit_compile<double>(t, cache.options(), &second);
+  CHECK_FALSE(first.cache_hit);
+  CHECK(first.compile_seconds > 0);
+  CHECK(second.cache_hit);
+  CHECK(second.compile_seconds == 0);
+  CHECK(second.object_path == first.object_path);
+  jit_options o = cache.options();
+  o.flags += " -O1";  // other flags: another key, another object
+  jacobian_jit_compile<double>(t, o, &other);
+  CHECK_FALSE(other.cache_hit);
+  CHECK(other.object_path != first.object_path);
+  std::vector<double> x(9, 0.5), c(1), J(9);
+  x[1] = 0.25;
+  cached->evaluate(x.data(), c.data(), J.data());
+  CHECK(c[0] == 0.5 * 0.25 - 1);
+  CHECK(J == std::vector<double>{0.25, 0.5, 0, 0, 0, 0, 0, 0, 0});
+}
