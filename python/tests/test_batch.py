@@ -369,7 +369,7 @@ def test_cuda_hands_fn_an_int32_cuda_tensor_for_integer_genes():
 
     p = fusedga.BatchProblem(fn, [(-4, 7)] * 5, n_ineq=1, sense="maximize", integer=True, array="torch")
     r = fusedga.solve(p, population=200, generations=200, seed=3, backend="cuda")
-    assert r.backend == "cuda" and r.objective == 25 and r.x.dtype == np.int64
+    assert r.backend == "cuda" and r.feasible and r.objective == 25 and r.x.dtype == np.int64
     assert set(seen) == {("cuda", torch.int32)}
     cpu = fusedga.solve(p, population=200, generations=200, seed=3, backend="serial")
     assert (r.objective, r.x.tolist(), r.evaluations) == (cpu.objective, cpu.x.tolist(), cpu.evaluations)

@@ -438,9 +438,10 @@ void read_restarts(const located& section, restart_options& out) {
   m.check_keys(restart_keys);
   const auto stall = m.get("stall_generations");
   if (!stall)  // e.g. --set ga.restarts.convergence_tolerance=... alone: the auto-chosen restarts are not merged
-    section.expected("a map with stall_generations (an integer >= 1) and optionally population_growth, "
-                     "convergence_tolerance, max_stall_generations, or null",
-                     section.node().IsMap() ? " without stall_generations" : "");
+    section.expected(
+        "a map with stall_generations (an integer >= 1) and optionally population_growth, "
+        "convergence_tolerance, max_stall_generations, or null",
+        " without stall_generations");  // yaml_map refused anything but a map
   out.stall_generations = static_cast<int>(detail::read_int(*stall, detail::integer_at_least(1)));
   if (const auto growth = m.get("population_growth"))
     out.population_growth = detail::read_number(*growth, detail::number_in(1, 1e6));

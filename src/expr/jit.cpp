@@ -47,15 +47,16 @@ std::vector<std::string> include_dirs(const jit_options& options) {
   return options.include_dirs.empty() ? detail::default_include_dirs() : options.include_dirs;
 }
 
-/// The compiler's `--version` output, once per compiler path and process (it is part of every key).
-std::string compiler_identity(const std::string& compiler) {
+/// The compiler's `--version` output, once per compiler path and process (it is part of every key); errors
+/// begin with `what` ("JIT", "Jacobian JIT").
+std::string compiler_identity(const std::string& compiler, const std::string& what) {
   static std::mutex mutex;
   static std::map<std::string, std::string> known;
   const std::lock_guard<std::mutex> lock(mutex);
   if (const auto it = known.find(compiler); it != known.end()) return it->second;
   const detail::process_result r = detail::run_process({compiler, "--version"});
-  if (r.term_signal == SIGINT) throw interrupted("JIT: interrupted while asking " + compiler + " for its version");
-  if (r.exit_code != 0) throw error("JIT: " + compiler + " --version failed:\n" + r.output);
+  if (r.term_signal == SIGINT) throw interrupted(what + ": interrupted while asking " + compiler + " for its version");
+  if (r.exit_code != 0) throw error(what + ": " + compiler + " --version failed:\n" + r.output);
   return known[compiler] = r.output;
 }
 
@@ -140,7 +141,7 @@ module_ptr jit_module(const std::string& what, const std::string& kind, const st
   const std::string compiler = find_compiler(options, &why);
   if (compiler.empty()) throw error(what + ": " + why);
   std::string material = tag + " version " + FUSEDGA_VERSION_STRING + "\ncompiler " + compiler + "\n" +
-                         compiler_identity(compiler) + "flags " + options.flags + "\n" + cpu_identity();
+                         compiler_identity(compiler, what) + "flags " + options.flags + "\n" + cpu_identity();
   for (const std::string& dir : includes) material += "include " + dir + "\n";
   const std::string key = sha256_hex(material + "source\n" + source);
 

@@ -14,6 +14,7 @@
 #include <fusedga/core/error.hpp>
 
 #include "config/batch_specs.hpp"
+#include "registry/batch_problem.hpp"
 
 using namespace fusedga;
 using namespace batch_test;
@@ -291,4 +292,33 @@ TEST_CASE("batch entry: integer variables among real genes stay integral and rea
   bad = spec;
   bad.integer_genes = true;
   CHECK_THROWS_WITH(validate_batch_spec(bad), Contains("integer_variables: expected none with integer_genes"));
+}
+
+TEST_CASE("batch entry: each gene type and memory calls its own evaluator", "[config][batch]") {
+  // The CUDA engine's batch problems (src/cuda/batch.cu) call the device evaluators; only a GPU runs them.
+  batch_spec spec = disk_spec();
+  std::string called;
+  spec.evaluate = [&](const double*, std::size_t, int, double*, double*, double*) { called = "evaluate"; };
+  spec.evaluate_device = [&](const double*, std::size_t, int, double*, double*, double*) {
+    called = "evaluate_device";
+  };
+  spec.evaluate_integer = [&](const std::int32_t*, std::size_t, int, double*, double*, double*) {
+    called = "evaluate_integer";
+  };
+  spec.evaluate_integer_device = [&](const std::int32_t*, std::size_t, int, double*, double*, double*) {
+    called = "evaluate_integer_device";
+  };
+  using detail::batch_memory;
+  using detail::batch_problem;
+  const double x[2] = {0, 0};
+  const std::int32_t xi[2] = {0, 0};
+  double f = 0, g = 0;
+  batch_problem<Sense::minimize, double>{&spec}.evaluate_population(x, 1, &f, &g, nullptr);
+  CHECK(called == "evaluate");
+  batch_problem<Sense::minimize, double, batch_memory::device>{&spec}.evaluate_population(x, 1, &f, &g, nullptr);
+  CHECK(called == "evaluate_device");
+  batch_problem<Sense::maximize, std::int32_t>{&spec}.evaluate_population(xi, 1, &f, &g, nullptr);
+  CHECK(called == "evaluate_integer");
+  batch_problem<Sense::maximize, std::int32_t, batch_memory::device>{&spec}.evaluate_population(xi, 1, &f, &g, nullptr);
+  CHECK(called == "evaluate_integer_device");
 }

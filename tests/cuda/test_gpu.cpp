@@ -223,6 +223,7 @@ TEST_CASE("gpu: run_batch with a device evaluator on backend cuda equals the ser
     CHECK(gpu.objective == cpu.objective);
     CHECK(gpu.best_genes == cpu.best_genes);
     CHECK(gpu.evaluations == cpu.evaluations);
+    CHECK(cpu.feasible);
     CHECK(cpu.objective == Approx(optimum).margin(1e-6));
   }
   CHECK(in_bounds);
