@@ -213,20 +213,21 @@ void bind_batch(nb::module_& m) {
             s.sense = sense == "maximize" ? Sense::maximize : Sense::minimize;
             s.integer_genes = integer;
             s.integer_variables = std::move(integer_variables);
-            if (integer)
-              s.evaluate_integer = [self](const std::int32_t* g, std::size_t n, int d, double* f, double* gi,
-                                          double* he) { self->evaluate(g, n, d, f, gi, he); };
-            else
-              s.evaluate = [self](const double* g, std::size_t n, int d, double* f, double* gi, double* he) {
-                self->evaluate(g, n, d, f, gi, he);
-              };
-            if (!device_fn.is_none() && integer)
-              s.evaluate_integer_device = [self](const std::int32_t* g, std::size_t n, int d, double* f, double* gi,
-                                                 double* he) { self->evaluate_device(g, n, d, f, gi, he); };
-            else if (!device_fn.is_none())
-              s.evaluate_device = [self](const double* g, std::size_t n, int d, double* f, double* gi, double* he) {
-                self->evaluate_device(g, n, d, f, gi, he);
-              };
+            // The host evaluator, and with device_fn the device one, of the gene type.
+            const auto host = [self](const auto* g, std::size_t n, int d, double* f, double* gi, double* he) {
+              self->evaluate(g, n, d, f, gi, he);
+            };
+            const auto device = [self](const auto* g, std::size_t n, int d, double* f, double* gi, double* he) {
+              self->evaluate_device(g, n, d, f, gi, he);
+            };
+            const bool on_device = !device_fn.is_none();
+            if (integer) {
+              s.evaluate_integer = host;
+              if (on_device) s.evaluate_integer_device = device;
+            } else {
+              s.evaluate = host;
+              if (on_device) s.evaluate_device = device;
+            }
             validate_batch_spec(s);
             new (self) py_batch{std::move(s), std::move(fn),        std::move(coerce),
                                 label,        std::move(device_fn), std::move(call_device)};

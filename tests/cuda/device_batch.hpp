@@ -1,7 +1,7 @@
 #pragma once
 // A population-batch problem for the CUDA executor on a real GPU: its evaluate_population gets device pointers
 // there (host pointers on the CPU backends) and stages them through host memory with cudaMemcpy's
-// cudaMemcpyDefault (copy_any, gpu_harness.cu), then evaluates the rows with the per-individual problem
+// cudaMemcpyDefault (call_staged; copy_any, gpu_harness.cu), then evaluates the rows with the per-individual problem
 // (as_population_batch.hpp). The same type thus runs on both, and the GPU run is bitwise the CPU's for an
 // arithmetic problem.
 #include <cstddef>
@@ -14,6 +14,20 @@ namespace cuda_test {
 
 /// cudaMemcpy(dst, src, bytes, cudaMemcpyDefault): host or device memory either way. @throws std::runtime_error.
 void copy_any(void* dst, const void* src, std::size_t bytes);
+
+/// Calls `host(x, f, g, h)` on host copies of the rows `genes` (n × d, device or host memory), then copies its
+/// values (n, n × m, n × p; null for a zero count) into `objective`, `g` and `h`: the CPU's arithmetic in a GPU run.
+template <class Gene, class Fitness, class Host>
+void call_staged(const Host& host, const Gene* genes, std::size_t n, std::size_t d, std::size_t m, std::size_t p,
+                 Fitness* objective, Fitness* g, Fitness* h) {
+  std::vector<Gene> x(n * d);
+  std::vector<Fitness> f(n), gv(n * m), hv(n * p);
+  copy_any(x.data(), genes, x.size() * sizeof(Gene));
+  host(x.data(), f.data(), m > 0 ? gv.data() : nullptr, p > 0 ? hv.data() : nullptr);
+  copy_any(objective, f.data(), f.size() * sizeof(Fitness));
+  if (m > 0) copy_any(g, gv.data(), gv.size() * sizeof(Fitness));
+  if (p > 0) copy_any(h, hv.data(), hv.size() * sizeof(Fitness));
+}
 
 template <class Inner>
 struct device_batch {
@@ -30,15 +44,10 @@ struct device_batch {
 
   void evaluate_population(const gene_type* genes, std::size_t n, fitness_type* objective, fitness_type* g,
                            fitness_type* h) const {
-    const std::size_t d = static_cast<std::size_t>(dimension());
-    const std::size_t m = static_cast<std::size_t>(inequality_count()), p = static_cast<std::size_t>(equality_count());
-    std::vector<gene_type> x(n * d);
-    std::vector<fitness_type> f(n), gv(n * m), hv(n * p);
-    copy_any(x.data(), genes, x.size() * sizeof(gene_type));
-    host.evaluate_population(x.data(), n, f.data(), gv.data(), hv.data());
-    copy_any(objective, f.data(), n * sizeof(fitness_type));
-    if (m > 0) copy_any(g, gv.data(), gv.size() * sizeof(fitness_type));
-    if (p > 0) copy_any(h, hv.data(), hv.size() * sizeof(fitness_type));
+    call_staged([&](const gene_type* x, fitness_type* f, fitness_type* gx,
+                    fitness_type* hx) { host.evaluate_population(x, n, f, gx, hx); },
+                genes, n, static_cast<std::size_t>(dimension()), static_cast<std::size_t>(inequality_count()),
+                static_cast<std::size_t>(equality_count()), objective, g, h);
   }
 };
 
@@ -48,14 +57,9 @@ template <class Gene>
 using batch_fitness = std::function<void(const Gene*, std::size_t, int, double*, double*, double*)>;
 template <class Gene>
 batch_fitness<Gene> staged(batch_fitness<Gene> host, int m, int p) {
-  return [host, m, p](const Gene* x, std::size_t n, int d, double* f, double* g, double* h) {
-    std::vector<Gene> hx(n * static_cast<std::size_t>(d));
-    std::vector<double> hf(n), hg(n * static_cast<std::size_t>(m)), hh(n * static_cast<std::size_t>(p));
-    copy_any(hx.data(), x, hx.size() * sizeof(Gene));
-    host(hx.data(), n, d, hf.data(), m > 0 ? hg.data() : nullptr, p > 0 ? hh.data() : nullptr);
-    copy_any(f, hf.data(), hf.size() * sizeof(double));
-    if (m > 0) copy_any(g, hg.data(), hg.size() * sizeof(double));
-    if (p > 0) copy_any(h, hh.data(), hh.size() * sizeof(double));
+  return [host, m, p](const Gene* genes, std::size_t n, int d, double* f, double* g, double* h) {
+    call_staged([&](const Gene* x, double* fx, double* gx, double* hx) { host(x, n, d, fx, gx, hx); }, genes, n,
+                static_cast<std::size_t>(d), static_cast<std::size_t>(m), static_cast<std::size_t>(p), f, g, h);
   };
 }
 
