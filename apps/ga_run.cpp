@@ -176,12 +176,15 @@ void explain_run(const fusedga::ga_options& o, const fusedga::algorithm_choice& 
   else
     fmt::print("population   {} (elitism {}), generations {}, seed {}\n", o.population, o.elitism, o.generations,
                o.seed);
+  if (!choice.population.empty()) fmt::print("             ({})\n", choice.population);
   if (o.restarts.stall_generations) {
     const bool islands = o.islands.count > 1;
-    fmt::print("restarts     {}after {} generations without improvement{}, population x{} each time  (IPOP: Auger & "
-               "Hansen 2005)\n",
-               islands ? "each island on its own, " : "", *o.restarts.stall_generations,
-               islands ? " (checked at epoch ends)" : "", fusedga::detail::spec_number(o.restarts.population_growth));
+    const std::string growth = fusedga::detail::spec_number(o.restarts.population_growth);
+    fmt::print("restarts     {}after {} generations without improvement{}, {}\n", islands ? "each island on its own, " : "",
+               *o.restarts.stall_generations, islands ? " (checked at epoch ends)" : "",
+               o.restarts.schedule == fusedga::restart_schedule::ipop
+                   ? "population x" + growth + " each time  (IPOP: Auger & Hansen 2005)"
+                   : "large starts x" + growth + " each, 2^j small starts after the j-th  (BIPOP: Hansen 2009)");
     if (o.restarts.convergence_tolerance)
       fmt::print(
           "             but only once the population has converged (mean objective within {} x max(1, |best|) "

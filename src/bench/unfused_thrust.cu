@@ -23,6 +23,7 @@
 #include "fusedga/core/error.hpp"
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/core/rank_key.hpp"
+#include "fusedga/core/splitmix64.hpp"
 #include "registry/problem_families.hpp"
 
 namespace fusedga {
@@ -123,10 +124,7 @@ template <class G> struct fill_op {
   std::size_t d;
   std::uint64_t seed;
   __device__ G operator()(std::size_t k) const {
-    std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (k + 1);  // splitmix64
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
+    const std::uint64_t z = detail::splitmix64(seed + detail::splitmix64_gamma * (k + 1));
     const std::size_t j = k % d;
     if constexpr (std::is_integral_v<G>) {
       const auto width = static_cast<std::uint64_t>(static_cast<std::int64_t>(hi[j]) - lo[j] + 1);

@@ -51,8 +51,8 @@ const std::vector<std::string> migration_keys = {"every", "size", "topology", "p
 /// stop rules and restarts are the run's).
 const std::vector<std::string> variant_keys = {"algorithm", "selection", "crossover",           "mutation",
                                                "elitism",   "survival",  "de", "constraint_handling"};
-const std::vector<std::string> restart_keys = {"stall_generations", "population_growth", "convergence_tolerance",
-                                               "max_stall_generations"};
+const std::vector<std::string> restart_keys = {"stall_generations", "population_growth", "schedule",
+                                               "convergence_tolerance", "max_stall_generations"};
 const std::vector<std::string> stop_keys = {"target", "stall_generations", "time_limit_s", "evaluations"};
 const std::vector<std::string> output_keys = {"result", "history"};
 
@@ -307,6 +307,7 @@ problem_entry read_problem(const std::optional<located>& section, const located&
     problem_entry entry;
     entry.name = out.builtin;
     entry.constrained = !out.expression->constraints.empty();
+    entry.dimension = [d = out.expression->dimension()](const auto&) { return d; };
     return entry;
   }
   problem.check_keys(builtin_problem_keys);
@@ -439,12 +440,14 @@ void read_restarts(const located& section, restart_options& out) {
   const auto stall = m.get("stall_generations");
   if (!stall)  // e.g. --set ga.restarts.convergence_tolerance=... alone: the auto-chosen restarts are not merged
     section.expected(
-        "a map with stall_generations (an integer >= 1) and optionally population_growth, "
+        "a map with stall_generations (an integer >= 1) and optionally population_growth, schedule, "
         "convergence_tolerance, max_stall_generations, or null",
         " without stall_generations");  // yaml_map refused anything but a map
   out.stall_generations = static_cast<int>(detail::read_int(*stall, detail::integer_at_least(1)));
   if (const auto growth = m.get("population_growth"))
     out.population_growth = detail::read_number(*growth, detail::number_in(1, 1e6));
+  if (const auto schedule = m.get("schedule"))
+    out.schedule = detail::read_enum(*schedule, by_name(std::vector{restart_schedule::ipop, restart_schedule::bipop}));
   if (const auto tolerance = m.get("convergence_tolerance"); tolerance && !tolerance->is_null())
     out.convergence_tolerance = detail::read_number(*tolerance, detail::number_in(0, 1));
   if (const auto most = m.get("max_stall_generations"); most && !most->is_null()) {
@@ -474,6 +477,12 @@ const std::vector<std::string> ga_only_keys = {"selection", "crossover", "mutati
 /// the quality suite at 2e5 evaluations, 25 seeds (the GA's defaults 6, pagmo's best 8).
 constexpr int auto_restart_stall = 100;
 constexpr double auto_restart_growth = 2;
+// BIPOP's small starts solve the deceptive Lunacek bi-Rastrigin where IPOP's growth alone does not (docs/quality.md,
+// "BIPOP restarts and a population by dimension").
+constexpr restart_schedule auto_restart_schedule = restart_schedule::bipop;
+// The population where none is given: d, clamped to [50, 100] (same section: 50 needs fewer evaluations at d <= 30,
+// 100 is needed at d = 100).
+constexpr std::size_t auto_population_min = 50, auto_population_max = 100;
 // Restarts wait for a converged population, else 5 x 100 generations (docs/quality.md, "Restarts that wait").
 constexpr double auto_restart_tolerance = 1e-8;
 constexpr double auto_repair_rate = 0.2;
@@ -625,8 +634,9 @@ void read_islands(const located& section, std::size_t population, island_options
     out.migration.policy = detail::read_enum(*policy, by_name(std::vector{migration_policy::best_replace_worst}));
 }
 
-/// `ga:`. Population first: the tournament size, elitism and island count are checked against it.
-void read_ga(const std::optional<located>& section, const problem_entry& problem, ga_options& out,
+/// `ga:`. Population first: the tournament size, elitism and island count are checked against it. `dimension`
+/// (0 = unknown) sizes auto's population.
+void read_ga(const std::optional<located>& section, const problem_entry& problem, int dimension, ga_options& out,
              ga_given& given, algorithm_choice& choice) {
   std::optional<yaml_map> m;
   if (section) {
@@ -646,6 +656,17 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
     read_restarts(*restarts, out.restarts);
   }
   read_search(get, problem, out.population, false, out, given, choice);
+  // auto's DE on one population (islands keep IPOP and the total as measured there, docs/islands.md): BIPOP
+  // restarts, and the population by d where none is given.
+  if (given.automatic && out.algorithm == algorithm_kind::de && out.islands.count == 1) {
+    if (!given.restarts) out.restarts.schedule = auto_restart_schedule;
+    if (!get("population") && dimension > 0) {
+      out.population = std::clamp(static_cast<std::size_t>(dimension), auto_population_min, auto_population_max);
+      out.elitism = std::min(out.elitism, out.population - 1);
+      choice.population = "auto: the problem's dimension " + std::to_string(dimension) + ", clamped to [" +
+                          std::to_string(auto_population_min) + ", " + std::to_string(auto_population_max) + "]";
+    }
+  }
 }
 
 /// A located error at `at`, naming island `i`: an island's settings (`o`) that validate() refuses.
@@ -803,7 +824,8 @@ run_config parse_any(const std::string& text, const std::string& source_name, co
   if (const auto p = sections.get("problem"); p && p->node().IsMap() && p->node()["engine"])
     cfg.where["problem.engine"] = source.where("problem.engine", p->node()["engine"].Mark());
   ga_given given;
-  read_ga(sections.get("ga"), problem, cfg.ga, given, cfg.choice);
+  read_ga(sections.get("ga"), problem, problem.dimension ? problem.dimension(cfg.problem.params) : 0, cfg.ga, given,
+          cfg.choice);
   if (const auto stop = sections.get("stop")) read_stop(*stop, cfg.ga.population, cfg.ga.stop);
 
   if (const auto backend = sections.get("backend"))
@@ -843,6 +865,7 @@ run_config parse_batch_config(const batch_spec& spec, const std::string& text, c
   entry.constrained = spec.inequality_count + spec.equality_count > 0;
   entry.integer_genes = spec.integer_genes;
   entry.population_evaluated = true;
+  entry.dimension = [d = spec.dimension](const auto&) { return static_cast<int>(d); };
   run_config cfg = parse_any(text, source, overrides, &entry);
   check_batch_run(spec, cfg);
   return cfg;

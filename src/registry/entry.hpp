@@ -130,6 +130,9 @@ problem_entry make_entry(std::string name, std::string description, std::vector<
     const auto problem = make(real_tag<double>{}, defaults);
     e.constrained = inequality_count(problem) + equality_count(problem) > 0;
   }
+  e.dimension = [make](const std::map<std::string, double>& params) {
+    return static_cast<int>(make(real_tag<double>{}, params).dimension());
+  };
   e.run = [make](const run_config& cfg, const run_hooks& hooks, int& threads) -> Result {
     if (cfg.precision == precision_kind::float32)
       return solve_on(make(real_tag<float>{}, cfg.problem.params), cfg, hooks, threads);

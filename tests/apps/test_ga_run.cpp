@@ -216,9 +216,18 @@ TEST_CASE("ga-run --explain says how ga.algorithm auto chose", "[ga-run][auto]")
   CHECK_THAT(r.out, Catch::Contains("algorithm    de (auto: real genes, no GA operator set; the best measured on "
                                     "docs/quality.md's suite)"));
   CHECK_THAT(r.out, Catch::Contains("de           shade ("));
-  CHECK_THAT(r.out, Catch::Contains("restarts     after 100 generations without improvement, population x2 each time"));
+  CHECK_THAT(r.out, Catch::Contains("restarts     after 100 generations without improvement, large starts x2 each, 2^j "
+                                    "small starts after the j-th  (BIPOP: Hansen 2009)"));
   CHECK_THAT(r.out, Catch::Contains("             (auto: the measured default)"));
   CHECK_THAT(r.out, Catch::Contains("population   10000, generations 300, seed 42\n"));
+  CHECK(r.out.find("(auto: the problem's dimension") == std::string::npos);  // the config gives 10000
+  dir.write("min.yaml", "problem: {builtin: seed/constrained-quadratic}\nga: {restarts: {stall_generations: 50}}\n");
+  const outcome b = ga_run(dir, (dir / "min.yaml").string() + " --explain --backend serial");
+  REQUIRE(b.exit_code == 0);
+  CHECK_THAT(b.out, Catch::Contains("population   50, generations 300, seed 42\n"
+                                    "             (auto: the problem's dimension 3, clamped to [50, 100])\n"));
+  CHECK_THAT(b.out, Catch::Contains("restarts     after 50 generations without improvement, population x2 each time  "
+                                    "(IPOP: Auger & Hansen 2005)"));  // given restarts: IPOP unless schedule says
   CHECK_THAT(r.out, Catch::Contains("gradient repair gradient (rate 0.2, iterations 3)"));
   CHECK_THAT(r.out, Catch::Contains("             rate auto: the measured default"));
   const outcome g = ga_run(dir, "--explain --backend serial --set ga.elitism=4");

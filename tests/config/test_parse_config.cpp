@@ -113,7 +113,8 @@ TEST_CASE("a minimal config takes the defaults", "[config]") {
   const run_config c = parse_config(quadratic, "min.yaml");
   const ga_options defaults;
   CHECK(c.problem.builtin == "seed/constrained-quadratic");
-  CHECK(c.ga.population == defaults.population);
+  CHECK(c.ga.population == 50);  // auto's DE: d = 3 clamped to [50, 100]
+  CHECK(parse_config(quadratic + "ga: {algorithm: ga}\n", "min.yaml").ga.population == defaults.population);
   CHECK(c.ga.generations == defaults.generations);
   CHECK(c.ga.seed == defaults.seed);
   CHECK(c.ga.selection.tournament_size == 2);
@@ -445,7 +446,8 @@ TEST_CASE("error: survival, algorithm and de combinations", "[config][errors][su
 
 TEST_CASE("ga.algorithm auto: DE with the measured defaults, else GA", "[config][de][auto]") {
   const std::string serial = "backend: serial\n";
-  // Real genes, no GA operator: SHADE, IPOP restarts (100, x2), gradient repair 0.2 (constrained, CPU backend).
+  // Real genes, no GA operator: SHADE, BIPOP restarts (100, x2), gradient repair 0.2 (constrained, CPU backend),
+  // population d = 3 clamped to [50, 100].
   for (const std::string& ga : {std::string(), std::string("ga: {algorithm: auto}\n")}) {
     const run_config c = parse_config(quadratic + ga + serial, "run.yaml");
     CHECK(c.ga.algorithm == algorithm_kind::de);
@@ -453,7 +455,10 @@ TEST_CASE("ga.algorithm auto: DE with the measured defaults, else GA", "[config]
     REQUIRE(c.ga.restarts.stall_generations);
     CHECK(*c.ga.restarts.stall_generations == 100);
     CHECK(c.ga.restarts.population_growth == 2);
+    CHECK(c.ga.restarts.schedule == restart_schedule::bipop);
     CHECK(c.ga.restarts.convergence_tolerance == 1e-8);  // restarts wait for a converged population
+    CHECK(c.ga.population == 50);
+    CHECK(c.choice.population == "auto: the problem's dimension 3, clamped to [50, 100]");
     CHECK_FALSE(c.ga.restarts.max_stall_generations);    // 5 x 100
     CHECK(c.ga.constraints.gradient_repair.rate == 0.2);
     CHECK(c.choice.automatic);
@@ -461,9 +466,24 @@ TEST_CASE("ga.algorithm auto: DE with the measured defaults, else GA", "[config]
           "auto: real genes, no GA operator set; the best measured on docs/quality.md's suite");
     CHECK(c.choice.repair == "auto: the measured default");
   }
+  // The population is d between 50 and 100, and only where auto's DE runs without a population or islands given.
+  const auto population_of = [&](const std::string& text) { return parse_config(text + serial, "run.yaml").ga.population; };
+  const std::string rastrigin = "problem: {builtin: classic/rastrigin, params: {dimension: ";
+  CHECK(population_of(rastrigin + "70}}\n") == 70);
+  CHECK(population_of(rastrigin + "400}}\n") == 100);
+  CHECK(population_of("problem: {variables: {x: {size: 64, bounds: [0, 1]}}, objective: \"sum(i=0:63, x[i])\"}\n") == 64);
+  CHECK(population_of(rastrigin + "70}}\nga: {population: 30}\n") == 30);
+  CHECK(population_of(rastrigin + "70}}\nga: {algorithm: de}\n") == 100);
+  CHECK(population_of(rastrigin + "70}}\nga: {crossover: {type: sbx}}\n") == 100);
+  CHECK(population_of(rastrigin + "70}}\nga: {islands: {count: 2}}\n") == 100);
+  // Islands keep IPOP (measured so, docs/islands.md).
+  CHECK(parse_config(rastrigin + "70}}\nga: {islands: {count: 2}}\n" + serial, "run.yaml").ga.restarts.schedule ==
+        restart_schedule::ipop);
+  CHECK(parse_config(rastrigin + "70}}\nga: {population: 30}\n" + serial, "run.yaml").choice.population.empty());
   // Integer genes: the GA, nothing else changed.
   run_config c = parse_config("problem: {builtin: seed/gene-sum}\n" + serial, "run.yaml");
   CHECK(c.ga.algorithm == algorithm_kind::ga);
+  CHECK(c.ga.population == 100);
   CHECK(c.choice.reason == "auto: integer genes; differential evolution needs real genes");
   CHECK_FALSE(c.ga.restarts.stall_generations);
   CHECK(c.ga.constraints.gradient_repair.rate == 0);
@@ -652,6 +672,11 @@ TEST_CASE("stop.evaluations and ga.restarts are read", "[config][budget][restart
   CHECK(*c.ga.restarts.stall_generations == 30);
   CHECK(c.ga.restarts.population_growth == 1.5);
   CHECK_FALSE(c.ga.restarts.convergence_tolerance);  // given restarts: end at the stall, as written
+  CHECK(c.ga.restarts.schedule == restart_schedule::ipop);
+  CHECK(parse_config("problem: {builtin: seed/constrained-quadratic}\n"
+                     "ga: {restarts: {stall_generations: 30, schedule: bipop}}\n",
+                     "run.yaml")
+            .ga.restarts.schedule == restart_schedule::bipop);
   const run_config w = parse_config(
       "problem: {builtin: seed/constrained-quadratic}\n"
       "ga: {restarts: {stall_generations: 30, convergence_tolerance: 1e-6, max_stall_generations: 90}}\n",
@@ -671,8 +696,10 @@ TEST_CASE("error: a budget below the population, or malformed restarts", "[confi
         "run.yaml:3:21: stop.evaluations: expected an integer >= population = 100 or null, got 1000.5");
   CHECK(error_of(head + ", restarts: {population_growth: 2}}\n") ==
         "run.yaml:2:33: ga.restarts: expected a map with stall_generations (an integer >= 1) and optionally "
-        "population_growth, convergence_tolerance, max_stall_generations, or null, got a map without "
+        "population_growth, schedule, convergence_tolerance, max_stall_generations, or null, got a map without "
         "stall_generations");
+  CHECK(error_of(head + ", restarts: {stall_generations: 5, schedule: bi-pop}}\n") ==
+        "run.yaml:2:66: ga.restarts.schedule: expected one of (ipop, bipop), got bi-pop; did you mean bipop?");
   CHECK_THAT(error_of(head + ", restarts: {stall_generations: 0}}\n"),
              Catch::Contains("ga.restarts.stall_generations: expected an integer >= 1, got 0"));
   CHECK_THAT(error_of(head + ", restarts: {stall_generations: 5, population_growth: 0.5}}\n"),

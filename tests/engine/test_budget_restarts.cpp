@@ -1,4 +1,5 @@
-// stop.evaluations (a budget the run never exceeds) and IPOP restarts (solve.hpp).
+// stop.evaluations (a budget the run never exceeds) and IPOP/BIPOP restarts (solve.hpp, engine/restart.hpp).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -6,6 +7,7 @@
 #include <fusedga/problems/classic/rastrigin.hpp>
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
 #include <optional>
+#include <utility>
 #include <vector>
 
 using namespace fusedga;
@@ -82,6 +84,77 @@ TEST_CASE("restarts: populations grow, counters carry over, the best never worse
   for (const auto& s : rows) CHECK(r.objective <= s.best_objective);
   // Its genes are the reported individual's (the engine's SIMD cos may differ from std::cos in the last bits).
   CHECK(R{10}.objective(gene_view<double, 1>{r.best_genes.data()}) == Approx(r.objective).margin(1e-12));
+}
+
+TEST_CASE("restarts: BIPOP interlaces 2^j small starts after the j-th large one", "[restarts]") {
+  // Hand-computed: block j begins at k = j + 2^j - 1 (0, 2, 5, 10, 19).
+  const std::vector<std::pair<int, bool>> expected = {{0, false}, {0, true}, {1, false}, {1, true}, {1, true},
+                                                      {2, false}, {2, true}, {2, true},  {2, true}, {2, true},
+                                                      {3, false}, {3, true}};
+  for (int k = 0; k < static_cast<int>(expected.size()); ++k) {
+    INFO("k " << k);
+    const detail::bipop_position p = detail::bipop_position_of(k);
+    CHECK(p.block == expected[static_cast<std::size_t>(k)].first);
+    CHECK(p.small == expected[static_cast<std::size_t>(k)].second);
+  }
+  CHECK(detail::bipop_position_of(18).small);
+  CHECK_FALSE(detail::bipop_position_of(19).small);
+  CHECK(detail::bipop_position_of(19).block == 4);
+
+  ga_options o;
+  o.population = 64;
+  o.elitism = 8;
+  o.restarts.stall_generations = 10;
+  for (int k = 0; k < 25; ++k) CHECK(detail::restart_options_for(o, k).population == (std::size_t(64) << k));  // IPOP
+  CHECK(detail::restart_options_for(o, 40).population == (std::size_t(1) << 31) - 1);  // capped
+  o.restarts.schedule = restart_schedule::bipop;
+  std::size_t small_above_first = 0;
+  for (int k = 0; k < 40; ++k) {
+    INFO("k " << k);
+    const detail::bipop_position p = detail::bipop_position_of(k);
+    const ga_options r = detail::restart_options_for(o, k);
+    if (!p.small) {
+      CHECK(r.population == (std::size_t(64) << p.block));
+    } else {  // 64 · 2^(j·u²), u in [0, 1): from the first start's size up to (not including) the block's large one
+      CHECK(r.population >= 64);
+      CHECK(r.population < (std::size_t(64) << p.block) + (p.block == 0 ? 1 : 0));
+      small_above_first += r.population > 64;
+    }
+    CHECK(std::abs(static_cast<double>(r.elitism) - static_cast<double>(r.population) / 8) <= 1);  // scaled alike
+    CHECK(r.seed == detail::restart_options_for(o, k).seed);
+    if (k > 0) CHECK(r.seed != detail::restart_options_for(o, k - 1).seed);
+  }
+  CHECK(small_above_first > 10);  // the sizes are drawn, not all the first start's
+  o.restarts.population_growth = 1;  // nothing grows: every start has the first's size
+  for (int k = 0; k < 40; ++k) CHECK(detail::restart_options_for(o, k).population == 64);
+}
+
+TEST_CASE("restarts: a BIPOP run's starts have the schedule's populations", "[restarts]") {
+  using R = problems::Rastrigin<double>;
+  ga_options o;
+  o.population = 40;
+  o.elitism = 4;
+  o.generations = 100000;
+  o.stop.evaluations = 150000;
+  o.restarts.stall_generations = 15;
+  o.restarts.schedule = restart_schedule::bipop;
+  std::vector<generation_stats> rows;
+  o.on_generation = [&](const generation_stats& s) { rows.push_back(s); };
+  const Result r = solve(R{10}, o, backend::serial{});
+  REQUIRE(r.restarts >= 5);  // past the second large start
+  CHECK(r.evaluations <= 150000);
+  // A start's first row repeats the generation number; its evaluations grew by the start's population.
+  int k = 1;
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    if (rows[i].generation == rows[i - 1].generation) {
+      INFO("start " << k);
+      CHECK(rows[i].evaluations - rows[i - 1].evaluations == detail::restart_options_for(o, k).population);
+      ++k;
+    }
+  CHECK(k == r.restarts + 1);
+  const Result again = solve(R{10}, o, backend::tbb{2});
+  CHECK(again.best_genes == r.best_genes);
+  CHECK(again.evaluations == r.evaluations);
 }
 
 TEST_CASE("restarts: bitwise equal on serial and TBB at any thread count", "[restarts][determinism]") {

@@ -52,6 +52,9 @@ TEST_CASE("checkpoint: resumed from every checkpoint, the run ends bitwise the s
   restarts.restarts.stall_generations = 8;
   restarts.stop.evaluations = 30000;
   cases.push_back({"SHADE with restarts and a budget", restarts});
+  ga_options bipop = restarts;
+  bipop.restarts.schedule = restart_schedule::bipop;
+  cases.push_back({"SHADE with BIPOP restarts and a budget", bipop});
   for (const auto& [name, o] : cases) {
     INFO(name);
     const Result whole = solve(handler_test::HS39{}, o, backend::serial{});

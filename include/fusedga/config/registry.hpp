@@ -6,6 +6,7 @@
 #include <atomic>
 #include <functional>
 #include <istream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,8 @@ struct problem_entry {
   /// Evaluated a population at a time (config/batch_entry.hpp): no gradient repair, which needs per-individual
   /// constraints.
   bool population_evaluated = false;
+  /// The number of genes d at these parameters (validated). `ga.algorithm: auto` sizes the population by it.
+  std::function<int(const std::map<std::string, double>& params)> dimension;
   /// Solves it with `cfg` (problem params already validated). Returns the Result; backend threads in `threads_used`.
   std::function<Result(const run_config& cfg, const run_hooks& hooks, int& threads_used)> run;
 };

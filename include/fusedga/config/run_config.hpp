@@ -77,6 +77,7 @@ struct algorithm_choice {
   bool automatic = false;  ///< `ga.algorithm` was `auto` or not given
   std::string reason;      ///< why auto chose what it chose, e.g. "auto: integer genes ..."; empty when not automatic
   std::string restarts;    ///< set when auto chose the restarts, e.g. "auto: the measured default"
+  std::string population;  ///< set when auto chose the population (by the problem's dimension), with why
   std::string repair;      ///< set when auto chose the gradient repair rate, with why (e.g. "0 on the GPU")
   /// One per `ga.islands.variants` entry: why auto chose its algorithm (empty when the variant's algorithm is
   /// explicit, its own or the run's).

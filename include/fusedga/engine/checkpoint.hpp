@@ -86,6 +86,8 @@ inline std::string trajectory_options_text(const ga_options& o) {
        (o.restarts.stall_generations ? std::to_string(*o.restarts.stall_generations) : std::string("none")) + "\n";
   if (o.restarts.stall_generations)
     s += "ga.restarts.population_growth = " + detail::exact_number(o.restarts.population_growth) + "\n";
+  if (o.restarts.stall_generations && o.restarts.schedule != restart_schedule::ipop)  // absent: as before the option
+    s += std::string("ga.restarts.schedule = ") + to_string(o.restarts.schedule) + "\n";
   if (o.restarts.stall_generations && o.restarts.convergence_tolerance)  // absent: the header as before the option
     s += "ga.restarts.convergence_tolerance = " + detail::exact_number(*o.restarts.convergence_tolerance) +
          "\nga.restarts.max_stall_generations = " + std::to_string(o.restarts.max_stall()) + "\n";

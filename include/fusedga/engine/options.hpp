@@ -96,10 +96,24 @@ struct stop_options {
 };
 
 /**
+ * Which population each restart gets (restart_options::schedule).
+ * - `ipop`: start k has population × population_growth^k (Auger & Hansen 2005).
+ * - `bipop`: two interlaced regimes (Hansen 2009, "Benchmarking a BI-population CMA-ES on the BBOB-2009
+ *   function testbed", GECCO 2009). Large starts grow as IPOP's: the j-th has population × growth^j. After it
+ *   come 2^j small starts, each with population × growth^(j·u²), u uniform in [0, 1) drawn from its seed: most
+ *   near the first start's size. Hansen runs the regime that has spent fewer evaluations so far; here the
+ *   interlacing is fixed in advance (a start costs about its population's share), so start k's options are a
+ *   function of k alone and checkpoints and islands need no extra state. The small starts serve deceptive,
+ *   funnel-shaped landscapes (many cheap tries), the large ones landscapes that need a large population.
+ */
+enum class restart_schedule { ipop, bipop };
+constexpr const char* to_string(restart_schedule s) { return s == restart_schedule::bipop ? "bipop" : "ipop"; }
+
+/**
  * Restarts on stagnation with a growing population (IPOP: Auger & Hansen 2005,
  * "A restart CMA evolution strategy with increasing population size", CEC 2005).
  * When the current population's best has not improved for `stall_generations`,
- * the run starts afresh: population × `population_growth` (elitism scaled
+ * the run starts afresh: population × `population_growth` (or as `schedule` says; elitism scaled
  * alike), a seed derived from the run's seed and the restart number. The run's
  * best-so-far, generation and evaluation counters and history carry over, so a
  * larger budget never ends worse than a smaller one's best (under the run's ranking).
@@ -114,6 +128,7 @@ struct stop_options {
 struct restart_options {
   std::optional<int> stall_generations;  ///< >= 1; empty = no restarts
   double population_growth = 2;          ///< >= 1
+  restart_schedule schedule = restart_schedule::ipop;  ///< which population each start gets
   /// >= 0, relative; empty = restart at `stall_generations` whether or not the population has converged.
   std::optional<double> convergence_tolerance;
   /// >= stall_generations, only with convergence_tolerance: the restart without convergence; empty = 5 ×

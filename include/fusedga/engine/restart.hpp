@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "fusedga/core/splitmix64.hpp"
 #include "fusedga/engine/generation_stats.hpp"
 #include "fusedga/engine/options.hpp"
 
@@ -24,21 +25,44 @@ inline bool restart_due(const restart_options& r, int stalled, const generation_
          *r.convergence_tolerance * std::max(1.0, std::abs(now.best_objective));
 }
 
-/// The options of start `k` (0 = the run as configured): population grown by
-/// population_growth^k, elitism scaled alike, a seed derived from `o.seed` and k.
+/// Where start `k` >= 0 falls in BIPOP's fixed interlacing (restart_schedule::bipop): block j begins at
+/// k = j + 2^j - 1 with the j-th large start, and its 2^j small starts follow (k = 0 large, 1 small, 2 large,
+/// 3-4 small, 5 large, 6-9 small, 10 large, ...).
+struct bipop_position {
+  int block = 0;       ///< j
+  bool small = false;  ///< one of the block's small starts, else its large start
+};
+
+inline bipop_position bipop_position_of(int k) {
+  const auto begins = [](long long j) { return j + (1LL << j) - 1; };
+  int j = 0;
+  while (begins(j + 1) <= k) ++j;
+  return {j, k != begins(j)};
+}
+
+/// The population of start `k` over the first start's, as a power of population_growth.
+inline double restart_growth_exponent(const restart_options& r, int k, std::uint64_t start_seed) {
+  if (r.schedule == restart_schedule::ipop) return k;
+  const bipop_position p = bipop_position_of(k);
+  if (!p.small) return p.block;
+  const double u = static_cast<double>(splitmix64(start_seed) >> 11) * 0x1.0p-53;  // in [0, 1)
+  return p.block * u * u;
+}
+
+/// The options of start `k` (0 = the run as configured): population grown by population_growth^k (or as
+/// restarts.schedule says), elitism scaled alike, a seed derived from `o.seed` and k.
 inline ga_options restart_options_for(const ga_options& o, int k) {
   ga_options r = o;
   if (k == 0) return r;
-  const double n = std::min(static_cast<double>(o.population) * std::pow(o.restarts.population_growth, k),
-                            static_cast<double>((std::size_t(1) << 31) - 1));
+  // Restart seeds far apart from the run's and each other's.
+  r.seed = splitmix64(o.seed + static_cast<std::uint64_t>(k) * splitmix64_gamma);
+  const double n =
+      std::min(static_cast<double>(o.population) *
+                   std::pow(o.restarts.population_growth, restart_growth_exponent(o.restarts, k, r.seed)),
+               static_cast<double>((std::size_t(1) << 31) - 1));
   r.population = static_cast<std::size_t>(n);
   r.elitism = std::min<std::size_t>(r.population - 1, static_cast<std::size_t>(std::llround(
                                                            static_cast<double>(o.elitism) * n / double(o.population))));
-  // SplitMix64 (Steele, Lea & Flood 2014) of seed + k·γ: restart seeds far apart from the run's and each other's.
-  std::uint64_t z = o.seed + static_cast<std::uint64_t>(k) * 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  r.seed = z ^ (z >> 31);
   return r;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fusedga/core/rng.hpp"
+#include "fusedga/core/splitmix64.hpp"
 #include "fusedga/engine/options.hpp"
 
 namespace fusedga::islands {
@@ -28,11 +29,7 @@ inline std::size_t island_population(std::size_t total, int count, int i) {
 /// seed ^ (i · 0xD1B54A32D192ED03) — a different odd constant from restart seeds', so the streams differ.
 inline std::uint64_t island_seed(std::uint64_t seed, int i) {
   if (i == 0) return seed;
-  std::uint64_t z = seed ^ (static_cast<std::uint64_t>(i) * 0xD1B54A32D192ED03ull);
-  z += 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return detail::splitmix64((seed ^ (static_cast<std::uint64_t>(i) * 0xD1B54A32D192ED03ull)) + detail::splitmix64_gamma);
 }
 
 /// The islands [first, last) that rank r of R runs: contiguous blocks, the first I mod R ranks one more.
