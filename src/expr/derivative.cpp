@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "expr/interp_ops.hpp"
 #include "expr/tape_ops.hpp"
 #include "fusedga/core/bit_cast.hpp"
 #include "fusedga/core/error.hpp"
@@ -178,11 +179,13 @@ class lowering {
     }
   }
 
-  /// The interpreter's power rules: literal integer exponents |n| <= 16 by multiplication, 0.5 as sqrt.
+  /// The interpreter's power rules: literal integer exponents |n| <= max_integer_power by multiplication,
+  /// 0.5 as sqrt.
   int power(int a, int b) {
     if (b_.is_const(b)) {
       const double n = b_.value(b);
-      if (n == std::floor(n) && std::abs(n) <= 16) return b_.make(tape_op::powi, a, -1, -1, -1, n);
+      if (n == std::floor(n) && std::abs(n) <= interp::max_integer_power)
+        return b_.make(tape_op::powi, a, -1, -1, -1, n);
       if (n == 0.5) return b_.make(tape_op::sqrt, a);
     }
     return b_.make(tape_op::pow, a, b);

@@ -495,16 +495,20 @@ TEST_CASE("parsed: reductions, index expressions and literal powers", "[interpre
     CHECK(run_rows(*e, row, 6).objective[0] == c.expected);
     CHECK(reference_objective(p, row.data()) == Approx(c.expected).epsilon(1e-15));
   }
-  // Negative literal exponents multiply like positive ones (x^-3 = 1/(x·x·x)), as documented.
-  const program p = parsed(vars, "x^-3 + x^16");
+  // Negative literal exponents multiply like positive ones (x^-3 = 1/(x·x·x)), as documented, up to |n| = 32;
+  // beyond it std::pow.
+  const program p = parsed(vars, "x^-3 + x^32");
+  const program beyond = parsed(vars, "x^33");
   const auto e = make_interpreter<double>(p);
   const std::vector<double> rows = random_rows<double>(70, 6, 0.5, 1.5, 3);
   const outputs<double> o = run_rows(*e, rows, 6);
+  const outputs<double> o33 = run_rows(*make_interpreter<double>(beyond), rows, 6);
   for (std::size_t l = 0; l < 70; ++l) {
     const double x = rows[6 * l];
-    double x16 = x;
-    for (int k = 1; k < 16; ++k) x16 = x16 * x;
-    CHECK(o.objective[l] == 1 / (x * x * x) + x16);
+    double x32 = x;
+    for (int k = 1; k < 32; ++k) x32 = x32 * x;
+    CHECK(o.objective[l] == 1 / (x * x * x) + x32);
+    CHECK(o33.objective[l] == Approx(std::pow(x, 33.0)).epsilon(1e-15));
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "fusedga/backends/cpu_executor.hpp"
@@ -33,7 +34,8 @@ extern "C" void __tsan_release(void* addr);
 
 namespace fusedga {
 namespace backend {
-/// Runs passes on oneTBB worker threads. `threads` = 0 uses all cores.
+/// Runs passes on oneTBB worker threads. `threads` = 0 runs in the calling thread's task arena: all cores,
+/// unless the caller runs inside a smaller arena of its own, whose limit is then kept.
 /// Results are bitwise equal to `serial` for any thread count: work is split
 /// into fixed tiles and reductions combine tiles in index order.
 struct tbb {
@@ -47,8 +49,9 @@ struct tbb {
 namespace detail {
 
 /**
- * Runs `f(i)` for i in [0, n) in a task arena of the requested size.
- * Created once per run (arena set-up allocates); `for_each_index` blocks until
+ * Runs `f(i)` for i in [0, n) in a task arena of the requested size, or in the
+ * caller's for threads = 0 (an arena's set-up was a sixth of a short run's
+ * start-up). Created once per engine; `for_each_index` blocks until
  * all calls returned. An exception thrown by `f` cancels the rest and is
  * rethrown to the caller (oneTBB semantics).
  */
@@ -62,14 +65,14 @@ class tbb_loop {
     if (b.threads > ::tbb::info::default_concurrency())
       limit_ = std::make_shared<::tbb::global_control>(::tbb::global_control::max_allowed_parallelism,
                                                        static_cast<std::size_t>(b.threads));
-    arena_.initialize(b.threads > 0 ? b.threads : ::tbb::task_arena::automatic);
+    if (b.threads > 0) arena_.emplace(b.threads);
   }
   template <class F>
   void for_each_index(std::size_t n, F&& f) {
 #ifdef FUSEDGA_TSAN_ANNOTATIONS
     __tsan_release(&fork_);  // the caller's writes happen before every task ...
 #endif
-    arena_.execute([&] {
+    const auto loop = [&] {
       ::tbb::parallel_for(::tbb::blocked_range<std::size_t>(0, n), [&](const ::tbb::blocked_range<std::size_t>& r) {
 #ifdef FUSEDGA_TSAN_ANNOTATIONS
         __tsan_acquire(&fork_);
@@ -79,16 +82,20 @@ class tbb_loop {
         __tsan_release(&join_);  // ... and every task before the caller goes on; tasks stay unordered among
 #endif                           // themselves, so two tiles touching one element are still reported
       });
-    });
+    };
+    if (arena_)
+      arena_->execute(loop);
+    else
+      loop();
 #ifdef FUSEDGA_TSAN_ANNOTATIONS
     __tsan_acquire(&join_);
 #endif
   }
-  int concurrency() const { return arena_.max_concurrency(); }
+  int concurrency() const { return arena_ ? arena_->max_concurrency() : ::tbb::this_task_arena::max_concurrency(); }
 
  private:
   std::shared_ptr<::tbb::global_control> limit_;
-  ::tbb::task_arena arena_;
+  std::optional<::tbb::task_arena> arena_;  ///< none for threads = 0: the caller's
 #ifdef FUSEDGA_TSAN_ANNOTATIONS
   char fork_ = 0, join_ = 0;  ///< ThreadSanitizer sync objects of a pass's fork and join
 #endif

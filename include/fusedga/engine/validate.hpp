@@ -25,9 +25,10 @@ template <class Options>
 void check_parameters(const operator_family& family, const Options& o, double run_max) {
   const auto check = [&](const parameter_spec& p) {
     const std::optional<double> v = parameter_value(o, p.name);
-    if (!v) return;  // auto
-    check_range(p.contains(*v, run_max), std::string(family.section) + "." + p.name + ": expected " +
-                                             parameter_range_text(p, run_max) + ", got " + detail::spec_number(*v));
+    // auto, or in range; the message is built only when thrown (for every parameter, it was most of a run's start-up)
+    if (!v || p.contains(*v, run_max)) return;
+    throw config_error(std::string(family.section) + "." + p.name + ": expected " + parameter_range_text(p, run_max) +
+                       ", got " + detail::spec_number(*v));
   };
   for (const parameter_spec& p : family.common) check(p);
   for (const operator_spec& row : family.rows)

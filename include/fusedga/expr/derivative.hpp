@@ -49,7 +49,7 @@ enum class tape_op : std::uint8_t {
   constant,   ///< `value`
   gene,       ///< gene number `a`
   neg, add, sub, mul, div,
-  powi,       ///< a^n, n = `value` an integer with |n| <= 16: repeated multiplication ((a·a)·a)…, 1/a^|n| for n < 0
+  powi,       ///< a^n, n = `value` an integer with |n| <= 32: repeated multiplication ((a·a)·a)…, 1/a^|n| for n < 0
   pow,        ///< std::pow(a, b)
   sqrt, sin, cos, tan, asin, acos, atan, exp, log, log10, abs, floor, ceil,
   sign,       ///< 1, −1 or 0 (NaN stays NaN)

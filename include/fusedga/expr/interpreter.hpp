@@ -27,7 +27,7 @@ namespace fusedga::expr {
  * (src/expr/interp_ops.hpp has the details): arithmetic in Real; the
  * functions are std:: ones; min(a, b) = (a < b || a != a) ? a : b and max
  * alike, NaN if either argument is; a^n for a literal integer exponent
- * |n| <= 16 (also -n written as `x^-n`) is repeated multiplication
+ * |n| <= 32 (also -n written as `x^-n`) is repeated multiplication
  * ((a·a)·a)···a, a^-n = 1/a^n, a^0 = 1; a^0.5 = sqrt(a); other powers
  * std::pow; reductions accumulate from lo to hi from 0, 1, +inf, -inf;
  * violation = Σ in declaration order of (g or |h| − eps), each added as
