@@ -41,6 +41,22 @@ TEST_CASE("serial and TBB at 1-4 threads give bitwise identical runs (real genes
   check_all_backends(problems::TrigConstrained<double>{}, o);
 }
 
+TEST_CASE("TBB at threads 0 runs in the caller's task arena: its limit kept, the run serial's", "[determinism]") {
+  using P = problems::ConstrainedQuadratic<double>;
+  ga_options o;
+  o.population = 3001;
+  o.generations = 10;
+  const Result serial = solve(P{}, o, backend::serial{});
+  ::tbb::task_arena one(1);
+  one.execute([&] {
+    CHECK(engine<P, backend::tbb>(P{}, o, backend::tbb{0}).threads() == 1);
+    require_identical(serial, solve(P{}, o, backend::tbb{0}));
+  });
+  // Outside any arena of the caller's: all cores (oneTBB's default), as a fresh arena would have.
+  CHECK(engine<P, backend::tbb>(P{}, o, backend::tbb{0}).threads() == ::tbb::info::default_concurrency());
+  CHECK(engine<P, backend::tbb>(P{}, o, backend::tbb{1}).threads() == 1);
+}
+
 TEST_CASE("serial and TBB give bitwise identical runs (integer genes, row layout)", "[determinism]") {
   ga_options o;
   o.population = 1001;
