@@ -3,6 +3,9 @@
 # on the serial and TBB backends (TBB at 1 and 2 threads), run by ga-run at a
 # reduced size, reduced to a digest of its result JSON and history CSV with the
 # wall-clock fields removed. Compares with tests/results/expected.tsv.
+# The digests depend on the SIMD level ga-run was built for (-march=native): expected.tsv was recorded on
+# an AVX-512 machine, and on an AVX2-only one the 6 islands-rastrigin runs differ (the cause is not found
+# yet: docs/quality.md, "where a short run's time went"). The script prints the level it compares on.
 # Usage: bash scripts/check-results.sh [GA_RUN]            compare
 #        bash scripts/check-results.sh --record [GA_RUN]   rewrite expected.tsv
 set -euo pipefail
@@ -35,6 +38,8 @@ if [ $record = 1 ]; then
   echo "check-results: recorded $(wc -l < "$expected") digests in $expected"
   exit 0
 fi
+simd=$(grep -qw avx512f /proc/cpuinfo 2>/dev/null && echo AVX-512 || (grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo AVX2 || echo "no AVX2"))
+echo "check-results: this machine has $simd; expected.tsv was recorded with AVX-512"
 if diff "$expected" "$tmp/actual.tsv" > "$tmp/diff"; then
   echo "check-results: $(wc -l < "$expected") runs bitwise equal to $expected"
 else
