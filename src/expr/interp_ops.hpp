@@ -168,12 +168,12 @@ inline binary_op binary_of(node_kind k) {
 /// How a power node is computed (see the file comment).
 enum class power_rule : std::uint8_t { integer, square_root, general };
 
-/// The rule for exponent node `b` of a power; sets `n` for power_rule::integer.
 /// The largest |n| of a^n computed by multiplication: 31 roundings at most (<= 16 ulp, against pow's 1), and
 /// cheaper than pow up to there (Michalewicz's sin(...)^20: pow was 30% of a run's instructions, and libmvec's
 /// pow takes its scalar path for negative bases).
 inline constexpr int max_integer_power = 32;
 
+/// The rule for exponent node `b` of a power; sets `n` for power_rule::integer.
 inline power_rule classify_power(const program& p, int b, int& n) {
   const node* e = &p.nodes[static_cast<std::size_t>(b)];
   const bool negated = e->kind == node_kind::negate;
