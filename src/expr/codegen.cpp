@@ -89,13 +89,16 @@ const char* operator_text(node_kind k) {
 /// are read through `x[j]`; reduction index variables are `i<depth>`.
 ///
 /// Block form (host only, programs with reductions): the body evaluates
-/// jit_block individuals at once. Every real value is an array `tN[B]` filled
-/// by a loop over the lanes `k`, genes are read through `xb(k, j)`, and
-/// integer (index) values stay scalar. Each lane performs exactly the
-/// operations of the scalar form in the same order, so the results are the
-/// same; but a reduction's accumulator becomes B independent chains that GCC
+/// jit_block individuals at once. Every real value is an array `tN[B]`, and
+/// consecutive real statements are one loop over the lanes `k` (a segment,
+/// ended by a reduction's loop or an integer statement); genes are gathered
+/// through `xb(k, j)`, and integer (index) values stay scalar. Each lane
+/// performs exactly the operations of the scalar form in the same order; but
+/// a reduction's accumulator becomes B independent chains that GCC
 /// vectorizes across individuals, instead of one sequential chain per
-/// individual (a 1000-term sum is latency-bound otherwise).
+/// individual (a 1000-term sum is latency-bound otherwise). One loop per
+/// segment rather than per value keeps the values in registers: with a loop
+/// per value, Michalewicz's sin(...)^20 stored and reloaded all 19 products.
 class body_writer {
  public:
   body_writer(const program& p, dialect d, bool block = false) : p_(p), d_(d), block_(block) {}
@@ -107,7 +110,7 @@ class body_writer {
     switch (n.kind) {
       case node_kind::number: return literal(n.value, type, d_);
       case node_kind::index_var: return type + "(i" + std::to_string(n.slot) + ")";
-      case node_kind::gene: return gene(n);
+      case node_kind::gene: return gene(n, type);
       case node_kind::negate: return define(type, "-" + value(n.a, type));
       case node_kind::add:
       case node_kind::subtract:
@@ -135,8 +138,15 @@ class body_writer {
     return reduce(n, type);
   }
 
-  void line(const std::string& text) { out_ += std::string(indent_, ' ') + text + "\n"; }
-  const std::string& text() const { return out_; }
+  /// Emits a statement (after the pending segment's loop, in block form).
+  void line(const std::string& text) {
+    flush();
+    out_ += std::string(indent_, ' ') + text + "\n";
+  }
+  const std::string& text() {
+    flush();
+    return out_;
+  }
   /// Scalar genes read by the statements so far (loaded once at the top of the function).
   const std::set<int>& scalar_genes() const { return scalars_; }
 
@@ -150,9 +160,24 @@ class body_writer {
       line("const " + type + " " + name + " = " + expr + ";");
       return name;
     }
-    line("R " + name + "[B];");
-    line("for (int k = 0; k < B; ++k) " + name + "[k] = " + expr + ";");
+    segment_arrays_.push_back(name);
+    lane_line(name + "[k] = " + expr + ";");
     return name + "[k]";
+  }
+
+  /// Block form: a statement of lane `k`, added to the pending segment.
+  void lane_line(const std::string& statement) { segment_.push_back(statement); }
+
+  /// Block form: emits the pending segment, its arrays and then one loop over the lanes.
+  void flush() {
+    if (segment_.empty()) return;
+    const std::string pad(indent_, ' ');
+    for (const std::string& a : segment_arrays_) out_ += pad + "R " + a + "[B];\n";
+    out_ += pad + "for (int k = 0; k < B; ++k) {\n";
+    for (const std::string& s : segment_) out_ += pad + "  " + s + "\n";
+    out_ += pad + "}\n";
+    segment_.clear();
+    segment_arrays_.clear();
   }
 
   /// Gene `offset` (a C++ integer expression) of the individual: x[offset], or lane k's in block form.
@@ -160,18 +185,23 @@ class body_writer {
     return block_ ? "xb(k, " + offset + ")" : "x[" + offset + "]";
   }
 
-  std::string gene(const node& n) {
-    if (n.a < 0) {  // a scalar variable: a named load at the top of the function
-      if (block_) return gene_at(std::to_string(n.slot));
+  std::string gene(const node& n, const std::string& type) {
+    if (n.a < 0 && !block_) {  // a scalar variable: a named load at the top of the function
       scalars_.insert(n.slot);
       return "g" + std::to_string(n.slot);
     }
-    const node& index = p_.nodes.at(static_cast<std::size_t>(n.a));
-    if (index.kind == node_kind::number) return gene_at(std::to_string(n.slot + static_cast<int>(index.value)));
-    // The checker proved the index in range; the clamp keeps the code memory-safe regardless.
-    const std::string k = value(n.a, "double");
-    return gene_at(std::to_string(n.slot) + " + ::fusedga::expr::jit_index(" + k + ", 0, " +
-                   std::to_string(n.size - 1) + ")");
+    std::string offset = std::to_string(n.slot);
+    if (n.a >= 0) {
+      const node& index = p_.nodes.at(static_cast<std::size_t>(n.a));
+      // The checker proved the index in range; the clamp keeps the code memory-safe regardless.
+      offset = index.kind == node_kind::number ? std::to_string(n.slot + static_cast<int>(index.value))
+                                               : offset + " + ::fusedga::expr::jit_index(" + value(n.a, "double") +
+                                                     ", 0, " + std::to_string(n.size - 1) + ")";
+    }
+    // Block form: the lanes' genes are strided in memory (rows or tiles), so they are first gathered into a
+    // lane array; the loops that use them then read contiguous lanes, which GCC vectorizes at the full SIMD
+    // width (with strided operands it picks 2-wide SSE libmvec calls).
+    return lanes(type) ? define(type, gene_at(offset)) : gene_at(offset);
   }
 
   std::string power(const node& n, const std::string& type) {
@@ -202,10 +232,9 @@ class body_writer {
     const std::string init = start ? type + start : n.red == reduction::min ? infinity : "-" + infinity;
     const bool per_lane = lanes(type);
     const std::string a = per_lane ? acc + "[k]" : acc;  // the accumulator as an operand
-    const std::string each = per_lane ? "for (int k = 0; k < B; ++k) " : "";
     if (per_lane) {
-      line("R " + acc + "[B];");
-      line(each + a + " = " + init + ";");
+      segment_arrays_.push_back(acc);
+      lane_line(a + " = " + init + ";");
     } else {
       line(type + " " + acc + " = " + init + ";");
     }
@@ -213,12 +242,18 @@ class body_writer {
     line("for (int " + i + " = " + lo + "; " + i + " <= " + hi + "; ++" + i + ") {");
     indent_ += 2;
     const std::string v = value(n.c, type);
+    std::string step;
     switch (n.red) {
-      case reduction::sum: line(each + a + " = " + a + " + " + v + ";"); break;
-      case reduction::prod: line(each + a + " = " + a + " * " + v + ";"); break;
-      case reduction::min: line(each + a + " = ::fusedga::expr::jit_min(" + a + ", " + v + ");"); break;
-      case reduction::max: line(each + a + " = ::fusedga::expr::jit_max(" + a + ", " + v + ");"); break;
+      case reduction::sum: step = a + " = " + a + " + " + v + ";"; break;
+      case reduction::prod: step = a + " = " + a + " * " + v + ";"; break;
+      case reduction::min: step = a + " = ::fusedga::expr::jit_min(" + a + ", " + v + ");"; break;
+      case reduction::max: step = a + " = ::fusedga::expr::jit_max(" + a + ", " + v + ");"; break;
     }
+    if (per_lane)
+      lane_line(step);
+    else
+      line(step);
+    flush();  // the body's segment, inside the loop
     indent_ -= 2;
     line("}");
     return a;
@@ -229,12 +264,14 @@ class body_writer {
   bool block_;
   std::string out_;
   std::set<int> scalars_;
+  std::vector<std::string> segment_;         ///< block form: the pending segment's statements of lane k
+  std::vector<std::string> segment_arrays_;  ///< and the arrays they define
   int next_ = 0;
   int indent_ = 4;
 };
 
 /// The body of a member function: scalar gene loads, then `statements`, then `tail`.
-std::string function_body(const body_writer& w, const std::string& tail) {
+std::string function_body(body_writer& w, const std::string& tail) {
   std::string out;
   for (const int slot : w.scalar_genes())
     out += "    const R g" + std::to_string(slot) + " = x[" + std::to_string(slot) + "];\n";
