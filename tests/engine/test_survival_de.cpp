@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <fusedga/fusedga.hpp>
+#include <fusedga/problems/classic/rastrigin.hpp>
 #include <fusedga/problems/classic/rosenbrock.hpp>
 #include <fusedga/problems/classic/sphere.hpp>
 #include <fusedga/problems/engineering/pressure_vessel.hpp>
@@ -138,6 +139,53 @@ TEST_CASE("DE/rand/1/bin: trial genes for given donors, CR 0 and CR 1", "[de]") 
   m.CR = 0.0;  // only jrand = 2 takes the mutant
   detail::de_trial(kp, m, target.data(), 3, 1, trial.data());
   CHECK(trial == std::vector<double>{0, 0, 1.5, 0, 0});
+}
+
+TEST_CASE("DE: a tile's trials built across its targets equal de_draw and de_trial target by target", "[de]") {
+  // de_trials builds the trials 16 genes at a time across a tile's targets; the CUDA kernel (and de_trial) target
+  // by target. d = 3 and 21 end in a partial gene block, 16 and 64 in whole chunks, 61 both; N = 100 is a tile
+  // of 64 targets and one of 36; the archive holds 20 rows.
+  for (const int d : {3, 16, 21, 61, 64}) {
+    for (const de_strategy s : {de_strategy::rand_1_bin, de_strategy::current_to_pbest_1, de_strategy::shade}) {
+      INFO("d = " << d << ", strategy " << static_cast<int>(s));
+      problems::Rastrigin<double> problem;
+      problem.dim = d;
+      const std::size_t n = 100, dd = static_cast<std::size_t>(d);
+      ga_options o = de_options_with(s, n, 1);
+      o.seed = 7;
+      auto kp = detail::make_kernel_params(problem, o, d);
+      const Bounds<double> b = problem.bounds();
+      kp.bounds = {b.lower.data(), b.upper.data()};
+      // Genes within and (a tenth) beyond the bounds, so that the midpoint repair acts; archive rows likewise.
+      std::vector<double> genes(n * dd), archive(20 * dd), trials(n * dd), out(dd);
+      std::uint32_t u = 12345;
+      const auto next = [&u] { return (u = u * 1664525u + 1013904223u) / 4294967296.0; };
+      for (double& g : genes) g = -6.0 + 12.0 * next();
+      for (double& g : archive) g = -6.0 + 12.0 * next();
+      std::vector<double> memory_F(static_cast<std::size_t>(kp.de.memory)), memory_CR(memory_F.size());
+      for (std::size_t k = 0; k < memory_F.size(); ++k) {
+        memory_F[k] = 0.3 + 0.05 * static_cast<double>(k);
+        memory_CR[k] = next();
+      }
+      std::vector<std::uint32_t> best(kp.de.pbest_count);
+      for (std::uint32_t k = 0; k < kp.de.pbest_count; ++k) best[k] = 3 * k + 1;
+      const detail::de_view<double> state{memory_F.data(), memory_CR.data(), archive.data(), 20, best.data(), nullptr};
+      const population_view<double, double> src{genes.data(), nullptr, nullptr, nullptr, n, d};
+      const population_view<double, double> dst{trials.data(), nullptr, nullptr, nullptr, n, d};
+      std::vector<double> F(n), CR(n);
+      for (std::size_t begin = 0; begin < n; begin += detail::kTileSlots) {
+        const std::size_t end = std::min(n, begin + detail::kTileSlots);
+        detail::de_trials(kp, state, src, dst, 5u, begin, end, F.data() + begin, CR.data() + begin);
+      }
+      for (std::uint32_t i = 0; i < n; ++i) {
+        const detail::de_donors<double> m = detail::de_draw(kp, state, genes.data(), i, 5u);
+        detail::de_trial(kp, m, genes.data() + i * dd, i, 5u, out.data());
+        CHECK(F[i] == m.F);
+        CHECK(CR[i] == m.CR);
+        CHECK(std::equal(out.begin(), out.end(), trials.begin() + static_cast<std::ptrdiff_t>(i * dd)));
+      }
+    }
+  }
 }
 
 TEST_CASE("DE: donors are distinct from each other and from the target", "[de]") {

@@ -13,12 +13,13 @@
 /// success sums (shade_state.hpp). Reads `src`, writes `dst` (double
 /// buffering, as the GA's pass); every draw is a counter of (seed, target,
 /// generation, stream), so the pass is the same for any thread count. The
-/// trial itself (draws, mutant, crossover, repair) is de_trial.hpp's, shared
-/// with the CUDA kernel.
+/// trials are de_trial.hpp's (the CUDA kernel's, target by target), with the
+/// same draws and arithmetic, built here across the tile's targets.
 ///
 /// Sources: Storn & Price 1997; Zhang & Sanderson 2009; Tanabe & Fukunaga 2013;
 /// Takahama & Sakai 2006 (εDEg: gradient-based mutation of trial vectors).
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -37,8 +38,8 @@ namespace fusedga::detail {
 
 static_assert(kTileSlots == kShadeSumTargets, "a DE tile's success sums are one entry of shade_state.hpp's");
 
-/// Gene blocks up to which de_tile draws the crossover coins of a whole tile at once (d <= 16); longer genomes
-/// draw them per target as they go.
+/// Gene blocks (of 4 genes) whose crossover coins de_trials draws for a whole tile at once: the trials are built
+/// 16 genes at a time, across the tile's targets.
 inline constexpr int kDeLaneGeneBlocks = 4;
 
 /// A tile's mutant donors and jrand by target (structure of arrays: de_trials_across reads them across targets).
@@ -51,15 +52,17 @@ struct de_tile_donors {
 };
 
 /**
- * The trials of a tile's `count` targets (rows `targets` of d genes; written to rows `trials`) from their
- * donors `m`, F[l], CR[l] and crossover coins `coins[b][w][l]` (gene 4b + w of target l): de_trial_from's
- * operations for every target, but gene by gene across the targets, in loops GCC vectorizes (the donors' genes
- * by gathers). Target by target, a row of d <= 16 genes was too short a loop to vectorize and the coin a
- * branch: measured at N = 10⁵, d = 3, one thread, a DE generation took 4.7 ms this way against 6.5 ms.
+ * Genes [j0, j1) (j0 a multiple of 4) of the trials of a tile's `count` targets (rows `targets` of d genes;
+ * written to rows `trials`) from their donors `m`, F[l], CR[l] and crossover coins `coins[b][w][l]` (gene
+ * j0 + 4b + w of target l): de_trial_from's operations for every target, but gene by gene across the targets,
+ * in loops GCC vectorizes (the donors' genes by gathers). Target by target, a row of d <= 16 genes was too
+ * short a loop to vectorize and the coin a branch: measured at N = 10⁵, d = 3, one thread, a DE generation took
+ * 4.7 ms this way against 6.5 ms. At d = 30 the target-by-target loop, with a scalar Philox block per 4 genes,
+ * was 72 % of a generation's instructions (callgrind, Rastrigin, N = 2000).
  */
 template <class Problem>
 inline void de_trials_across(const kernel_params<Problem>& kp, const de_tile_donors<gene_t<Problem>>& m,
-                             const double* F, const double* CR, int count,
+                             const double* F, const double* CR, int count, std::size_t j0, std::size_t j1,
                              const gene_t<Problem>* FUSEDGA_RESTRICT targets,
                              const std::uint32_t (*coins)[4][kTileSlots], gene_t<Problem>* FUSEDGA_RESTRICT trials) {
   using G = gene_t<Problem>;
@@ -67,8 +70,8 @@ inline void de_trials_across(const kernel_params<Problem>& kp, const de_tile_don
   const bool rand1 = kp.de.strategy == de_strategy::rand_1_bin;
   // Two loops that differ in the mutant only: folded into one lambda over the mutant (same bits), the
   // restrict-qualified rows captured by reference lost their no-alias promise and the loop ran 35 % slower.
-  for (std::size_t j = 0; j < d; ++j) {
-    const std::uint32_t* u = coins[j / 4][j % 4];
+  for (std::size_t j = j0; j < j1; ++j) {
+    const std::uint32_t* u = coins[(j - j0) / 4][j % 4];
     const G lo = kp.bounds.lower[j], hi = kp.bounds.upper[j];
     const std::uint32_t gene = static_cast<std::uint32_t>(j);
     if (rand1) {
@@ -172,7 +175,7 @@ inline std::uint32_t de_repair_infeasible(const kernel_params<Problem>& kp, de_a
  * The same draws and arithmetic as de_draw + de_trial per target (the CUDA kernel's), in phases over the
  * tile: every Philox block of the tile first, 8 or 16 counters per instruction stream (philox_lanes.hpp), then
  * the donors' indices with their rows prefetched, then F and CR (vectorized over the tile: their tan, log
- * and cos are double_math.hpp's), then the trials (de_trials_across, for d <= 16). Measured at N = 10⁵, d = 3:
+ * and cos are double_math.hpp's), then the trials (de_trials_across, 16 genes at a time). Measured at N = 10⁵, d = 3:
  * the donor rows' cache misses were a third of the per-target loop when each row was loaded where the mutant
  * needed it.
  */
@@ -265,16 +268,14 @@ inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
     }
   }
   const int gene_blocks = (kp.dimension + 3) / 4;
-  if (gene_blocks <= kDeLaneGeneBlocks) {
-    alignas(32) std::uint32_t rg[kDeLaneGeneBlocks][4][L];
-    for (int b = 0; b < gene_blocks; ++b)
-      draw_lanes<L>(kp.rng, first, generation, stream::de_gene, static_cast<std::uint32_t>(b), rg[b]);
-    de_trials_across(kp, m, F_of, CR_of, count, src.row(begin), rg, dst.row(begin));
-  } else {
-    for (int l = 0; l < count; ++l) {
-      const de_donors<G> donors{m.a[l], m.b[l], m.c[l], F_of[l], CR_of[l], m.jrand[l]};
-      de_trial(kp, donors, src.row(begin + l), first + static_cast<std::uint32_t>(l), generation, dst.row(begin + l));
-    }
+  alignas(32) std::uint32_t rg[kDeLaneGeneBlocks][4][L];
+  for (int b0 = 0; b0 < gene_blocks; b0 += kDeLaneGeneBlocks) {
+    const int blocks = std::min(kDeLaneGeneBlocks, gene_blocks - b0);
+    for (int b = 0; b < blocks; ++b)
+      draw_lanes<L>(kp.rng, first, generation, stream::de_gene, static_cast<std::uint32_t>(b0 + b), rg[b]);
+    const std::size_t j0 = 4 * static_cast<std::size_t>(b0);
+    const std::size_t j1 = std::min(d, j0 + 4 * static_cast<std::size_t>(blocks));
+    de_trials_across(kp, m, F_of, CR_of, count, j0, j1, src.row(begin), rg, dst.row(begin));
   }
 }
 
