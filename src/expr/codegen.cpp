@@ -198,9 +198,10 @@ class body_writer {
                                                : offset + " + ::fusedga::expr::jit_index(" + value(n.a, "double") +
                                                      ", 0, " + std::to_string(n.size - 1) + ")";
     }
-    // Block form: the lanes' genes are strided in memory (rows or tiles), so they are first gathered into a
-    // lane array; the loops that use them then read contiguous lanes, which GCC vectorizes at the full SIMD
-    // width (with strided operands it picks 2-wide SSE libmvec calls).
+    // Block form: the gene is a lane value like any other (tN[k] = xb(k, j) in the segment). Added when every
+    // value had its own lane loop: the
+    // gathered copy let the consumers' loops read contiguous lanes, and GCC called libmvec's 4-wide sin
+    // instead of the 2-wide one it picks for strided operands.
     return lanes(type) ? define(type, gene_at(offset)) : gene_at(offset);
   }
 

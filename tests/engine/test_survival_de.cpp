@@ -156,7 +156,7 @@ TEST_CASE("DE: a tile's trials built across its targets equal de_draw and de_tri
       auto kp = detail::make_kernel_params(problem, o, d);
       const Bounds<double> b = problem.bounds();
       kp.bounds = {b.lower.data(), b.upper.data()};
-      // Genes within and (a tenth) beyond the bounds, so that the midpoint repair acts; archive rows likewise.
+      // Genes within and (about a seventh) beyond [-5.12, 5.12], so that the midpoint repair acts; archive rows too.
       std::vector<double> genes(n * dd), archive(20 * dd), trials(n * dd), out(dd);
       std::uint32_t u = 12345;
       const auto next = [&u] { return (u = u * 1664525u + 1013904223u) / 4294967296.0; };
