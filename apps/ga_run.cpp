@@ -217,6 +217,12 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
     fmt::print("algorithm    {}\n", fusedga::to_string(cfg.ga.algorithm));
   if (cfg.ga.algorithm == fusedga::algorithm_kind::de) {
     explain_operator(fusedga::de_family, cfg.ga.de.strategy, cfg.ga.de);
+    const fusedga::de_crossover c = cfg.ga.de.crossover;
+    fmt::print("crossover    {} ({})  (Storn & Price 1997)\n", fusedga::to_string(c),
+               c == fusedga::de_crossover::bin ? "binomial: each gene from the mutant with probability CR, jrand always"
+               : c == fusedga::de_crossover::exp
+                   ? "exponential: one run of genes from jrand, continued while each next coin falls below CR"
+                   : "binomial on the first start and even restarts, exponential on odd restarts");
   } else {
     explain_operator(fusedga::selection_family, fusedga::selection_kind::tournament, cfg.ga.selection);
     explain_operator(fusedga::crossover_family, cfg.ga.crossover.kind, cfg.ga.crossover);

@@ -581,7 +581,16 @@ void read_search(const key_getter& get, const problem_entry& problem, std::size_
     out.algorithm = given.setting == algorithm_setting::de ? algorithm_kind::de : algorithm_kind::ga;
   const std::string algorithm_key = variant ? "algorithm" : "ga.algorithm";
   if (const auto de = get("de")) {
-    read_operator_section(*de, de_family, problem, 0, &out.de.strategy, out.de);
+    read_operator_section(*de, de_family, problem, 0, &out.de.strategy, out.de, {"crossover"});
+    std::vector<std::string> keys = section_keys(de_family);
+    keys.emplace_back("crossover");
+    if (const auto crossover = yaml_map(*de, keys).get("crossover")) {
+      out.de.crossover = detail::read_enum(
+          *crossover, by_name(std::vector{de_crossover::bin, de_crossover::exp, de_crossover::alternate}));
+      if (out.de.crossover != de_crossover::bin && out.de.strategy == de_strategy::rand_1_bin)
+        crossover->fail(std::string("rand/1/bin is binomial by name; ") + to_string(out.de.crossover) +
+                        " needs type current-to-pbest/1 or shade");
+    }
     if (out.algorithm != algorithm_kind::de)
       de->fail("differential evolution settings need " + algorithm_key + ": de (" +
                (given.automatic ? algorithm_key + " auto chose ga: " + choice.reason.substr(std::string("auto: ").size())

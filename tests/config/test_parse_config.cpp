@@ -363,6 +363,7 @@ TEST_CASE("error: operator names and keys come from the operator table", "[confi
       for (const parameter_spec& p : row.params)
         if (keys.find(p.name) == std::string::npos) keys += std::string(", ") + p.name;
     if (f == &constraint_family) keys += ", gradient_repair";  // its subsection
+    if (f == &de_family) keys += ", crossover";                // a choice outside the table (bin, exp, alternate)
     CHECK_THAT(error_of(yaml("{zzz: 1}")),
                Catch::Contains(std::string(f->section) + ".zzz: unknown key, expected one of (" + keys + ")"));
   }
@@ -419,6 +420,11 @@ TEST_CASE("survival, algorithm and de sections", "[config][survival][de]") {
   c = parse_config(quadratic + "ga: {algorithm: de}\n", "run.yaml");
   CHECK(c.ga.de.strategy == de_strategy::shade);  // the default strategy
   CHECK(c.ga.de.memory == 6);
+  c = parse_config(quadratic + "ga: {algorithm: de, de: {type: shade, crossover: exp}}\n", "run.yaml");
+  CHECK(c.ga.de.crossover == de_crossover::exp);
+  c = parse_config(quadratic + "ga: {algorithm: de, de: {type: current-to-pbest/1, crossover: alternate}}\n",
+                   "run.yaml");
+  CHECK(c.ga.de.crossover == de_crossover::alternate);
 }
 
 TEST_CASE("error: survival, algorithm and de combinations", "[config][errors][survival][de]") {
@@ -427,6 +433,10 @@ TEST_CASE("error: survival, algorithm and de combinations", "[config][errors][su
         "the best is never lost; remove elitism or use survival: generational");
   CHECK(error_of(quadratic + "ga: {survival: comma}\n") ==
         "run.yaml:2:16: ga.survival: expected one of (generational, plus), got comma");
+  CHECK(error_of(quadratic + "ga: {algorithm: de, de: {type: rand/1/bin, crossover: exp}}\n") ==
+        "run.yaml:2:55: ga.de.crossover: rand/1/bin is binomial by name; exp needs type current-to-pbest/1 or shade");
+  CHECK(error_of(quadratic + "ga: {algorithm: de, de: {crossover: uniform}}\n") ==
+        "run.yaml:2:37: ga.de.crossover: expected one of (bin, exp, alternate), got uniform");
   CHECK(error_of(quadratic + "ga: {algorithm: es}\n") ==
         "run.yaml:2:17: ga.algorithm: expected one of (auto, ga, de), got es; did you mean ga?");
   CHECK(error_of(quadratic + "ga: {algorithm: ga, de: {type: shade}}\n") ==

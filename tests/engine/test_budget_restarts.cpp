@@ -136,6 +136,11 @@ TEST_CASE("restarts: BIPOP interlaces 2^j small starts after the j-th large one"
   CHECK(small_above_first > 10);  // the sizes are drawn, not all the first start's
   o.restarts.population_growth = 1;  // nothing grows: every start has the first's size
   for (int k = 0; k < 40; ++k) CHECK(detail::restart_options_for(o, k).population == 64);
+  o.de.crossover = de_crossover::alternate;  // bin on even starts, exp on odd ones; fixed settings stay
+  for (int k = 0; k < 6; ++k)
+    CHECK(detail::restart_options_for(o, k).de.crossover == (k % 2 == 0 ? de_crossover::bin : de_crossover::exp));
+  o.de.crossover = de_crossover::exp;
+  for (int k = 0; k < 3; ++k) CHECK(detail::restart_options_for(o, k).de.crossover == de_crossover::exp);
 }
 
 TEST_CASE("restarts: bitwise equal on serial and TBB at any thread count", "[restarts][determinism]") {

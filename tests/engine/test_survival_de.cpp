@@ -122,6 +122,25 @@ TEST_CASE("DE: mutant, binomial crossover and midpoint repair by hand", "[de]") 
   CHECK(de_midpoint_repair(4.0, 1.0, -5.0, 5.0) == 4.0);
 }
 
+TEST_CASE("DE: exponential crossover's run by hand", "[de]") {
+  // Gene j's coin: 0 falls below any CR > 0, 0xFFFFFFFF below none under 1 (unit_double gives 1 - 2^-33).
+  const std::uint32_t falls = 0u, stops = 0xFFFFFFFFu;
+  std::vector<std::uint32_t> coins = {falls, stops, falls, stops, falls};
+  int reads = 0;
+  const auto coin = [&](std::uint32_t j) { return ++reads, coins[j]; };
+  // From jrand = 3: gene 3 always, gene 4's coin falls, gene 0's falls, gene 1's stops: genes 3, 4, 0.
+  CHECK(de_exponential_length(0.5, 3, 5, coin) == 3);
+  CHECK(reads == 3);  // the coins of genes 4, 0 and 1 only
+  for (std::uint32_t j = 0; j < 5; ++j) CHECK(de_exponential_takes(j, 3, 3, 5) == (j == 3 || j == 4 || j == 0));
+  CHECK(de_exponential_length(0.5, 1, 5, coin) == 2);  // from jrand = 1: gene 2's coin falls, gene 3's stops
+  coins = {falls, falls, falls, falls, falls};
+  CHECK(de_exponential_length(0.5, 2, 5, coin) == 5);  // never more than d
+  CHECK(de_exponential_length(0.0, 2, 5, coin) == 1);  // CR 0: jrand alone
+  coins.assign(5, stops);
+  CHECK(de_exponential_length(1.0, 0, 5, coin) == 5);  // CR 1: every coin falls
+  for (std::uint32_t j = 0; j < 5; ++j) CHECK(de_exponential_takes(j, 0, 5, 5));
+}
+
 TEST_CASE("DE/rand/1/bin: trial genes for given donors, CR 0 and CR 1", "[de]") {
   problems::Sphere<double> sphere;
   sphere.dim = 5;
@@ -139,50 +158,77 @@ TEST_CASE("DE/rand/1/bin: trial genes for given donors, CR 0 and CR 1", "[de]") 
   m.CR = 0.0;  // only jrand = 2 takes the mutant
   detail::de_trial(kp, m, target.data(), 3, 1, trial.data());
   CHECK(trial == std::vector<double>{0, 0, 1.5, 0, 0});
+  kp.de.exponential = true;  // exponential crossover: the same for CR 0 and CR 1
+  detail::de_trial(kp, m, target.data(), 3, 1, trial.data());
+  CHECK(trial == std::vector<double>{0, 0, 1.5, 0, 0});
+  m.CR = 1.0;
+  detail::de_trial(kp, m, target.data(), 3, 1, trial.data());
+  CHECK(trial == v);
+  // CR 0.5: a run of contiguous genes from jrand = 2 (cyclically), as long as its coins say
+  m.CR = 0.5;
+  detail::de_trial(kp, m, target.data(), 3, 1, trial.data());
+  const int length =
+      de_exponential_length(0.5, 2, 5, [&](std::uint32_t j) { return kp.rng(3, 1, stream::de_gene, j / 4).v[j % 4]; });
+  for (std::uint32_t j = 0; j < 5; ++j) CHECK(trial[j] == (de_exponential_takes(j, 2, length, 5) ? v[j] : 0.0));
 }
 
 TEST_CASE("DE: a tile's trials built across its targets equal de_draw and de_trial target by target", "[de]") {
-  // de_trials builds the trials 16 genes at a time across a tile's targets; the CUDA kernel (and de_trial) target
-  // by target. d = 3 and 21 end in a partial gene block, 16 and 64 in whole chunks, 61 both; N = 100 is a tile
-  // of 64 targets and one of 36; the archive holds 20 rows.
-  for (const int d : {3, 16, 21, 61, 64}) {
+  // de_trials builds the trials 16 genes at a time across a tile's targets, or (d > 16, a small population) 64
+  // genes at a time target by target; the CUDA kernel (and de_trial) target by target, 4 genes at a time. d = 3
+  // and 21 end in a partial gene block, 16 and 64 in whole chunks, 61 both, 70 and 133 in a second and a third
+  // chunk of the rows; every fifth gene is an integer variable where `integers`. N = 100 is a tile of 64 targets
+  // and one of 36; the archive holds 20 rows.
+  for (const int d : {3, 16, 21, 61, 64, 70, 133}) {
     for (const de_strategy s : {de_strategy::rand_1_bin, de_strategy::current_to_pbest_1, de_strategy::shade}) {
-      INFO("d = " << d << ", strategy " << static_cast<int>(s));
-      problems::Rastrigin<double> problem;
-      problem.dim = d;
-      const std::size_t n = 100, dd = static_cast<std::size_t>(d);
-      ga_options o = de_options_with(s, n, 1);
-      o.seed = 7;
-      auto kp = detail::make_kernel_params(problem, o, d);
-      const Bounds<double> b = problem.bounds();
-      kp.bounds = {b.lower.data(), b.upper.data()};
-      // Genes within and (about a seventh) beyond [-5.12, 5.12], so that the midpoint repair acts; archive rows too.
-      std::vector<double> genes(n * dd), archive(20 * dd), trials(n * dd), out(dd);
-      std::uint32_t u = 12345;
-      const auto next = [&u] { return (u = u * 1664525u + 1013904223u) / 4294967296.0; };
-      for (double& g : genes) g = -6.0 + 12.0 * next();
-      for (double& g : archive) g = -6.0 + 12.0 * next();
-      std::vector<double> memory_F(static_cast<std::size_t>(kp.de.memory)), memory_CR(memory_F.size());
-      for (std::size_t k = 0; k < memory_F.size(); ++k) {
-        memory_F[k] = 0.3 + 0.05 * static_cast<double>(k);
-        memory_CR[k] = next();
-      }
-      std::vector<std::uint32_t> best(kp.de.pbest_count);
-      for (std::uint32_t k = 0; k < kp.de.pbest_count; ++k) best[k] = 3 * k + 1;
-      const detail::de_view<double> state{memory_F.data(), memory_CR.data(), archive.data(), 20, best.data(), nullptr};
-      const population_view<double, double> src{genes.data(), nullptr, nullptr, nullptr, n, d};
-      const population_view<double, double> dst{trials.data(), nullptr, nullptr, nullptr, n, d};
-      std::vector<double> F(n), CR(n);
-      for (std::size_t begin = 0; begin < n; begin += detail::kTileSlots) {
-        const std::size_t end = std::min(n, begin + detail::kTileSlots);
-        detail::de_trials(kp, state, src, dst, 5u, begin, end, F.data() + begin, CR.data() + begin);
-      }
-      for (std::uint32_t i = 0; i < n; ++i) {
-        const detail::de_donors<double> m = detail::de_draw(kp, state, genes.data(), i, 5u);
-        detail::de_trial(kp, m, genes.data() + i * dd, i, 5u, out.data());
-        CHECK(F[i] == m.F);
-        CHECK(CR[i] == m.CR);
-        CHECK(std::equal(out.begin(), out.end(), trials.begin() + static_cast<std::ptrdiff_t>(i * dd)));
+      for (const int mode : {0, 1, 2}) {  // rows allowed, across the targets, exponential crossover
+        if (mode == 2 && s == de_strategy::rand_1_bin) continue;  // binomial by name (validate)
+        const bool rows = mode == 0, integers = (mode == 1) == (d % 2 == 1);
+        INFO("d = " << d << ", strategy " << static_cast<int>(s) << ", rows allowed " << rows << ", integers "
+                    << integers);
+        problems::Rastrigin<double> problem;
+        problem.dim = d;
+        const std::size_t n = 100, dd = static_cast<std::size_t>(d);
+        ga_options o = de_options_with(s, n, 1);
+        o.seed = 7;
+        if (mode == 2) o.de.crossover = de_crossover::exp;
+        auto kp = detail::make_kernel_params(problem, o, d);
+        const Bounds<double> b = problem.bounds();
+        std::vector<std::uint8_t> integer(dd);
+        for (std::size_t j = 0; j < dd; j += 5) integer[j] = 1;
+        kp.bounds = {b.lower.data(), b.upper.data(), integers ? integer.data() : nullptr};
+        // Genes within and (about a seventh) beyond [-5.12, 5.12], so that the midpoint repair acts; archive rows too.
+        std::vector<double> genes(n * dd), archive(20 * dd), trials(n * dd), out(dd);
+        std::uint32_t u = 12345;
+        const auto next = [&u] { return (u = u * 1664525u + 1013904223u) / 4294967296.0; };
+        for (double& g : genes) g = -6.0 + 12.0 * next();
+        for (double& g : archive) g = -6.0 + 12.0 * next();
+        std::vector<double> memory_F(static_cast<std::size_t>(kp.de.memory)), memory_CR(memory_F.size());
+        for (std::size_t k = 0; k < memory_F.size(); ++k) {
+          memory_F[k] = 0.3 + 0.05 * static_cast<double>(k);
+          memory_CR[k] = next();
+        }
+        std::vector<std::uint32_t> best(kp.de.pbest_count);
+        for (std::uint32_t k = 0; k < kp.de.pbest_count; ++k) best[k] = 3 * k + 1;
+        const detail::de_view<double> state{memory_F.data(), memory_CR.data(), archive.data(), 20,
+                                            best.data(),     nullptr};
+        const population_view<double, double> src{genes.data(), nullptr, nullptr, nullptr, n, d};
+        const population_view<double, double> dst{trials.data(), nullptr, nullptr, nullptr, n, d};
+        std::vector<double> F(n), CR(n);
+        for (std::size_t begin = 0; begin < n; begin += detail::kTileSlots) {
+          const std::size_t end = std::min(n, begin + detail::kTileSlots);
+          detail::de_trials(kp, state, src, dst, 5u, begin, end, F.data() + begin, CR.data() + begin, rows);
+        }
+        for (std::uint32_t i = 0; i < n; ++i) {
+          const detail::de_donors<double> m = detail::de_draw(kp, state, genes.data(), i, 5u);
+          detail::de_trial(kp, m, genes.data() + i * dd, i, 5u, out.data());
+          CHECK(F[i] == m.F);
+          CHECK(CR[i] == m.CR);
+          CHECK(std::equal(out.begin(), out.end(), trials.begin() + static_cast<std::ptrdiff_t>(i * dd)));
+        }
+        if (integers)  // the rounding acted (a rounded gene's mutant is rarely an integer)
+          CHECK(std::all_of(trials.begin(), trials.end(), [&, k = std::size_t(0)](double g) mutable {
+            return integer[k++ % dd] == 0 || g == std::floor(g);
+          }));
       }
     }
   }
@@ -391,6 +437,10 @@ TEST_CASE("plus survival and DE: serial and TBB at 1, 2 and 7 threads give bitwi
     problems::Sphere<double> long_genome;  // rows longer than the staged tile
     long_genome.dim = 40;
     check_serial_tbb(long_genome, d);
+    if (s == de_strategy::rand_1_bin) continue;
+    d.de.crossover = de_crossover::exp;
+    check_serial_tbb(problems::ConstrainedQuadratic<double>{}, d);
+    check_serial_tbb(long_genome, d);
   }
 }
 
@@ -443,6 +493,9 @@ TEST_CASE("DE and SHADE reach the optimum 0 of sphere and rosenbrock (d = 10)", 
     CHECK(solve(sphere, o, backend::tbb{}).objective < 1e-12);
     o.generations = 3000;
     CHECK(solve(rosenbrock, o, backend::tbb{}).objective < 1e-6);
+    o.de.crossover = de_crossover::exp;  // SHADE with exponential crossover
+    o.generations = 1500;
+    CHECK(solve(sphere, o, backend::tbb{}).objective < 1e-12);
   }
 }
 

@@ -73,6 +73,10 @@ inline std::string trajectory_options_text(const ga_options& o) {
   s += std::string("ga.algorithm = ") + to_string(o.algorithm) + "\n";
   if (o.algorithm == algorithm_kind::de) {
     detail::operator_lines(s, de_family, o.de.strategy, o.de);
+    // absent for bin, and for alternate without restarts (bin throughout): the lines of the runs before the option
+    if (o.de.crossover == de_crossover::exp ||
+        (o.de.crossover == de_crossover::alternate && o.restarts.stall_generations))
+      s += std::string("ga.de.crossover = ") + to_string(o.de.crossover) + "\n";
   } else {
     s += "ga.selection.size = " + std::to_string(o.selection.tournament_size) + "\n";
     detail::operator_lines(s, crossover_family, o.crossover.kind, o.crossover);

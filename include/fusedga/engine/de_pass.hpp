@@ -38,9 +38,17 @@ namespace fusedga::detail {
 
 static_assert(kTileSlots == kShadeSumTargets, "a DE tile's success sums are one entry of shade_state.hpp's");
 
-/// Gene blocks (of 4 genes) whose crossover coins de_trials draws for a whole tile at once: the trials are built
-/// 16 genes at a time, across the tile's targets.
+/// Gene blocks (of 4 genes) whose crossover coins de_trials draws for a whole tile at once, across the tile's
+/// targets: the trials are built 16 genes at a time.
 inline constexpr int kDeLaneGeneBlocks = 4;
+
+/// The same, target by target (de_trials_rows): 64 genes at a time.
+inline constexpr int kDeRowGeneBlocks = 16;
+
+/// Largest population (N·d genes, in bytes) whose trials de_trials builds target by target when d > 16: its
+/// donor rows stay in the caches, and whole rows are read in order. Larger populations are built across the
+/// targets, whose 192 donor rows are then fetched together (measured in docs/performance.md, 2026-11-30).
+inline constexpr std::size_t kDeRowsMaxBytes = std::size_t(2) << 20;
 
 /// A tile's mutant donors and jrand by target (structure of arrays: de_trials_across reads them across targets).
 template <class Gene>
@@ -93,6 +101,58 @@ inline void de_trials_across(const kernel_params<Problem>& kp, const de_tile_don
       if (kp.bounds.is_integer(j))  // round_integer_genes (repair.hpp), across
         for (int l = 0; l < count; ++l)
           trials[static_cast<std::size_t>(l) * d + j] = round_integer_gene(trials[static_cast<std::size_t>(l) * d + j]);
+    }
+  }
+}
+
+/**
+ * de_trials_across's trials (the same arguments, the same bits), built target by target instead: each target's
+ * genes [j0, j1) are one loop over contiguous rows, which GCC vectorizes across genes, after the tile's coins
+ * are transposed to one row per target. For d > 16 and populations that stay in the caches (kDeRowsMaxBytes):
+ * measured at d = 30 and 100, N = 64 to 4,000, a tile's trials took 15–30 % less time than across the targets,
+ * where each gene of every target is a gather and a scalar store on AVX2; at d = 10 they took 6 % more
+ * instructions, and from N·d ≈ 8 MB on, more time (fewer donor rows in flight at once).
+ */
+template <class Problem>
+inline void de_trials_rows(const kernel_params<Problem>& kp, const de_tile_donors<gene_t<Problem>>& m, const double* F,
+                           const double* CR, int count, std::size_t j0, std::size_t j1,
+                           const gene_t<Problem>* FUSEDGA_RESTRICT targets, const std::uint32_t (*coins)[4][kTileSlots],
+                           gene_t<Problem>* FUSEDGA_RESTRICT trials) {
+  using G = gene_t<Problem>;
+  const std::size_t d = static_cast<std::size_t>(kp.dimension);
+  const std::size_t w = j1 - j0;
+  const std::size_t blocks = (w + 3) / 4;
+  alignas(64) std::uint32_t row_coins[kTileSlots][4 * kDeRowGeneBlocks];
+  for (int l = 0; l < count; ++l)
+    for (std::size_t b = 0; b < blocks; ++b)
+      for (int q = 0; q < 4; ++q) row_coins[l][4 * b + static_cast<std::size_t>(q)] = coins[b][q][l];
+  const G* FUSEDGA_RESTRICT lo = kp.bounds.lower + j0;
+  const G* FUSEDGA_RESTRICT hi = kp.bounds.upper + j0;
+  const bool rand1 = kp.de.strategy == de_strategy::rand_1_bin;
+  for (int l = 0; l < count; ++l) {
+    const std::size_t row = static_cast<std::size_t>(l) * d + j0;
+    const G* FUSEDGA_RESTRICT x = targets + row;
+    const G* FUSEDGA_RESTRICT a = m.a[l] + j0;
+    const G* FUSEDGA_RESTRICT b = m.b[l] + j0;
+    const G* FUSEDGA_RESTRICT c = m.c[l] + j0;
+    G* FUSEDGA_RESTRICT out = trials + row;
+    const std::uint32_t* u = row_coins[l];
+    const double f = F[l], cr = CR[l];
+    const std::size_t jrand = static_cast<std::size_t>(m.jrand[l]) - j0;  // wraps when jrand < j0: never equal to k
+    if (rand1) {
+      for (std::size_t k = 0; k < w; ++k)
+        out[k] = de_midpoint_repair(de_binomial(de_rand_1(a[k], b[k], c[k], f), x[k], u[k], cr, k == jrand), x[k],
+                                    lo[k], hi[k]);
+    } else {
+      for (std::size_t k = 0; k < w; ++k)
+        out[k] = de_midpoint_repair(
+            de_binomial(de_current_to_pbest_1(x[k], a[k], b[k], c[k], f), x[k], u[k], cr, k == jrand), x[k], lo[k],
+            hi[k]);
+    }
+    if constexpr (std::is_floating_point_v<G>) {
+      if (kp.bounds.integer != nullptr)  // round_integer_genes (repair.hpp), on this chunk of the row
+        for (std::size_t k = 0; k < w; ++k)
+          if (kp.bounds.integer[j0 + k]) out[k] = round_integer_gene(out[k]);
     }
   }
 }
@@ -175,16 +235,17 @@ inline std::uint32_t de_repair_infeasible(const kernel_params<Problem>& kp, de_a
  * The same draws and arithmetic as de_draw + de_trial per target (the CUDA kernel's), in phases over the
  * tile: every Philox block of the tile first, 8 or 16 counters per instruction stream (philox_lanes.hpp), then
  * the donors' indices with their rows prefetched, then F and CR (vectorized over the tile: their tan, log
- * and cos are double_math.hpp's), then the trials (de_trials_across, 16 genes at a time). Measured at N = 10⁵, d = 3:
- * the donor rows' cache misses were a third of the per-target loop when each row was loaded where the mutant
- * needed it.
+ * and cos are double_math.hpp's), then the trials: with exponential crossover de_trial's, target by target; else
+ * de_trials_rows, 64 genes at a time, when d > 16 and the population is at most kDeRowsMaxBytes (and `rows_allowed`,
+ * which tests clear to check the other path), else de_trials_across, 16 genes at a time. Both give the same bits.
+ * Measured at N = 10⁵, d = 3: the donor rows' cache misses were a third of the per-target loop when each row was loaded
+ * where the mutant needed it.
  */
 template <class Problem>
 inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Problem>>& state,
-                               const population_view<gene_t<Problem>, fitness_t<Problem>>& src,
-                               const population_view<gene_t<Problem>, fitness_t<Problem>>& dst,
-                               std::uint32_t generation, std::size_t begin, std::size_t end, double* F_of,
-                               double* CR_of) {
+                      const population_view<gene_t<Problem>, fitness_t<Problem>>& src,
+                      const population_view<gene_t<Problem>, fitness_t<Problem>>& dst, std::uint32_t generation,
+                      std::size_t begin, std::size_t end, double* F_of, double* CR_of, bool rows_allowed = true) {
   using G = gene_t<Problem>;
   static_assert(std::is_floating_point_v<G>, "differential evolution needs real genes (validate rejects others)");
   constexpr int L = static_cast<int>(kTileSlots);
@@ -267,15 +328,28 @@ inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
       CR_of[l] = s.CR;
     }
   }
+  if (s.exponential) {  // target by target, as the CUDA kernel (de_trial): a run's coins are a few scalar blocks
+    for (int l = 0; l < count; ++l) {
+      const std::size_t row = (begin + static_cast<std::size_t>(l)) * d;
+      const de_donors<G> t{m.a[l], m.b[l], m.c[l], F_of[l], CR_of[l], m.jrand[l]};
+      de_trial(kp, t, src.genes + row, first + static_cast<std::uint32_t>(l), generation, dst.genes + row);
+    }
+    return;
+  }
   const int gene_blocks = (kp.dimension + 3) / 4;
-  alignas(32) std::uint32_t rg[kDeLaneGeneBlocks][4][L];
-  for (int b0 = 0; b0 < gene_blocks; b0 += kDeLaneGeneBlocks) {
-    const int blocks = std::min(kDeLaneGeneBlocks, gene_blocks - b0);
+  const bool by_rows = rows_allowed && d > 4 * kDeLaneGeneBlocks && std::size_t(n) * d * sizeof(G) <= kDeRowsMaxBytes;
+  const int chunk = by_rows ? kDeRowGeneBlocks : kDeLaneGeneBlocks;
+  alignas(32) std::uint32_t rg[kDeRowGeneBlocks][4][L];
+  for (int b0 = 0; b0 < gene_blocks; b0 += chunk) {
+    const int blocks = std::min(chunk, gene_blocks - b0);
     for (int b = 0; b < blocks; ++b)
       draw_lanes<L>(kp.rng, first, generation, stream::de_gene, static_cast<std::uint32_t>(b0 + b), rg[b]);
     const std::size_t j0 = 4 * static_cast<std::size_t>(b0);
     const std::size_t j1 = std::min(d, j0 + 4 * static_cast<std::size_t>(blocks));
-    de_trials_across(kp, m, F_of, CR_of, count, j0, j1, src.row(begin), rg, dst.row(begin));
+    if (by_rows)
+      de_trials_rows(kp, m, F_of, CR_of, count, j0, j1, src.row(begin), rg, dst.row(begin));
+    else
+      de_trials_across(kp, m, F_of, CR_of, count, j0, j1, src.row(begin), rg, dst.row(begin));
   }
 }
 

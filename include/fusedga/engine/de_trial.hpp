@@ -4,7 +4,7 @@
 /// CPU tiles (de_pass.hpp) and the CUDA kernel (backends/cuda/kernels.cuh)
 /// build it with the same code and the same draws: F_i and CR_i (fixed, or
 /// SHADE's draws around a random memory entry), the mutant's donors, binomial
-/// crossover with jrand and the midpoint bound repair.
+/// or exponential crossover from jrand and the midpoint bound repair.
 ///
 /// Draws per target i (stream::de_select, index i): block 0 — memory index r,
 /// then the mutant's indices; block 1 — jrand, the two uniforms of CR's
@@ -86,8 +86,9 @@ FUSEDGA_HD inline de_donors<gene_t<Problem>> de_draw(const kernel_params<Problem
 }
 
 /**
- * Writes a trial (mutant, binomial crossover, midpoint repair) into `trial` (d genes); `gene_draws(b)` returns
- * the draws of gene block b (genes 4b .. 4b+3): rng(i, generation, stream::de_gene, b) for target i.
+ * Writes a trial (mutant, binomial or exponential crossover, midpoint repair) into `trial` (d genes);
+ * `gene_draws(b)` returns the draws of gene block b (genes 4b .. 4b+3): rng(i, generation, stream::de_gene, b)
+ * for target i. Exponential crossover draws only the blocks of its run's coins (de_exponential_length).
  */
 template <class Problem, class GeneDraws>
 FUSEDGA_HD inline void de_trial_from(const kernel_params<Problem>& kp, const de_donors<gene_t<Problem>>& m,
@@ -96,6 +97,23 @@ FUSEDGA_HD inline void de_trial_from(const kernel_params<Problem>& kp, const de_
   using G = gene_t<Problem>;
   const int d = kp.dimension;
   const bool rand1 = kp.de.strategy == de_strategy::rand_1_bin;
+  if (kp.de.exponential) {
+    std::uint32_t block = ~0u;  // the coins' last block, drawn once for its four genes
+    draws4 u{};
+    const int length = de_exponential_length(m.CR, m.jrand, d, [&](std::uint32_t j) {
+      if (j / 4 != block) u = gene_draws(static_cast<int>(block = j / 4));
+      return u.v[j % 4];
+    });
+    for (int j = 0; j < d; ++j) {
+      const G x = target[j];
+      const G v =
+          rand1 ? de_rand_1(m.a[j], m.b[j], m.c[j], m.F) : de_current_to_pbest_1(x, m.a[j], m.b[j], m.c[j], m.F);
+      const G y = de_exponential_takes(static_cast<std::uint32_t>(j), m.jrand, length, d) ? v : x;
+      trial[j] = de_midpoint_repair(y, x, kp.bounds.lower[j], kp.bounds.upper[j]);
+    }
+    round_integer_genes(kp.bounds, d, trial, 1);
+    return;
+  }
   for (int j0 = 0; j0 < d; j0 += 4) {
     const draws4 u = gene_draws(j0 / 4);
     const int end = j0 + 4 < d ? j0 + 4 : d;
@@ -110,7 +128,7 @@ FUSEDGA_HD inline void de_trial_from(const kernel_params<Problem>& kp, const de_
   round_integer_genes(kp.bounds, d, trial, 1);
 }
 
-/// Writes target i's trial (mutant, binomial crossover, midpoint repair) into `trial` (d genes).
+/// Writes target i's trial (mutant, crossover, midpoint repair) into `trial` (d genes).
 template <class Problem>
 FUSEDGA_HD inline void de_trial(const kernel_params<Problem>& kp, const de_donors<gene_t<Problem>>& m,
                                 const gene_t<Problem>* FUSEDGA_RESTRICT target, std::uint32_t i,

@@ -76,6 +76,7 @@ inline de_spec make_de_spec(const ga_options& o) {
   s.strategy = o.de.strategy;
   s.F = o.de.F;
   s.CR = o.de.CR;
+  s.exponential = o.de.crossover == de_crossover::exp;  // alternate: restart_options_for chose bin or exp per start
   const double p = std::round(o.de.pbest * n);
   s.pbest_count = static_cast<std::uint32_t>(p < 2 ? 2 : p > n ? n : p);
   s.archive_capacity = s.uses_pbest() ? static_cast<std::uint32_t>(std::round(o.de.archive * n)) : 0;

@@ -73,6 +73,25 @@ struct survival_options {
   survival_kind kind = survival_kind::generational;  ///< generational (with `elitism`) or plus ((mu+lambda))
 };
 
+/**
+ * DE's crossover between the mutant and the target (`ga.de.crossover`), for current-to-pbest/1 and shade
+ * (rand/1/bin is binomial by name). Source: Storn & Price 1997 (DE/x/y/bin and DE/x/y/exp).
+ * - `bin`: each gene takes the mutant with probability CR, gene jrand always.
+ * - `exp`: genes jrand, jrand + 1, ... (cyclically) take the mutant while each next gene's coin falls below CR,
+ *   at most d: one run of contiguous genes, of mean length about 1/(1 − CR).
+ * - `alternate`: `bin` on the first start and every even restart, `exp` on the odd restarts; without restarts,
+ *   `bin`. The two bias the search differently (independent genes against runs of neighbours), and a restart
+ *   that changes the crossover tries the other bias. Measured on Lunacek's bi-Rastrigin (docs/quality.md,
+ *   "Exponential crossover on restarts"), where SHADE with `bin` chose the optimum's funnel in about a third of
+ *   its starts.
+ */
+enum class de_crossover { bin, exp, alternate };
+
+/// The YAML spelling of a crossover ("bin", "exp", "alternate").
+constexpr const char* to_string(de_crossover c) {
+  return c == de_crossover::exp ? "exp" : c == de_crossover::alternate ? "alternate" : "bin";
+}
+
 /// Differential-evolution settings (`algorithm_kind::de`); only the fields of the chosen strategy are read.
 struct de_options {
   de_strategy strategy = de_strategy::shade;
@@ -81,6 +100,7 @@ struct de_options {
   double pbest = 0.1;    ///< x_pbest among the best max(2, round(pbest·N)), (0, 1]
   double archive = 1.0;  ///< archive size round(archive·N), [0, 10]
   int memory = 6;        ///< SHADE memory entries H, [1, 1000]
+  de_crossover crossover = de_crossover::bin;  ///< binomial, exponential, or alternating on restarts
 };
 
 /// Extra stopping rules; the generation limit always applies.

@@ -107,6 +107,9 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
                 "ga.survival: differential evolution has its own one-to-one survivor selection; leave survival "
                 "unset (generational)");
     check_range(real_genes, "ga.algorithm: de needs real genes, the problem has integer genes; use ga");
+    check_range(o.de.crossover == de_crossover::bin || o.de.strategy != de_strategy::rand_1_bin,
+                std::string("ga.de.crossover: rand/1/bin is binomial by name; ") + to_string(o.de.crossover) +
+                    " needs current-to-pbest/1 or shade");
     return;
   }
   detail::check_genes(crossover_family, o.crossover.kind, real_genes);

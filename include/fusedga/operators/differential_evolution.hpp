@@ -2,7 +2,7 @@
 /// @file differential_evolution.hpp
 /// Differential evolution's per-individual pieces, `FUSEDGA_HD` and pure: the
 /// choice of distinct random indices, the DE/rand/1 and DE/current-to-pbest/1
-/// mutant genes, binomial crossover, the midpoint bound repair, SHADE's
+/// mutant genes, binomial and exponential crossover, the midpoint bound repair, SHADE's
 /// sampling of F and CR, and the improvement |Δ| that weights SHADE's
 /// memory update. The fused pass that strings them together is
 /// engine/de_pass.hpp; the adaptive state is engine/shade_state.hpp.
@@ -32,6 +32,7 @@ struct de_spec {
   std::uint32_t pbest_count = 2;       ///< x_pbest among the best pbest_count individuals, in [2, N]
   std::uint32_t archive_capacity = 0;  ///< rows of the archive (0: none)
   int memory = 6;                      ///< SHADE memory entries H
+  bool exponential = false;            ///< exponential crossover (else binomial)
 
   FUSEDGA_HD bool uses_pbest() const { return strategy != de_strategy::rand_1_bin; }
   FUSEDGA_HD bool adaptive() const { return strategy == de_strategy::shade; }
@@ -78,6 +79,31 @@ FUSEDGA_HD FUSEDGA_INLINE Gene de_current_to_pbest_1(Gene target, Gene pbest, Ge
 template <class Gene>
 FUSEDGA_HD FUSEDGA_INLINE Gene de_binomial(Gene mutant, Gene target, std::uint32_t u, double CR, bool is_jrand) {
   return is_jrand || unit_double(u) < CR ? mutant : target;
+}
+
+/**
+ * Exponential crossover's run length (Storn & Price 1997, DE/x/y/exp): genes jrand, jrand + 1, ... (cyclically)
+ * take the mutant, the first always, each next one while its coin `coin(j)` (32 random bits of gene j) falls below
+ * CR (unit_double(u) < CR, as de_binomial's), at most d genes. Reads only the coins of the run and the one that
+ * ends it. Pure but for `coin`.
+ */
+template <class Coin>
+FUSEDGA_HD FUSEDGA_INLINE int de_exponential_length(double CR, std::uint32_t jrand, int d, Coin&& coin) {
+  int length = 1;
+  std::uint32_t j = jrand;
+  while (length < d) {
+    j = j + 1 == static_cast<std::uint32_t>(d) ? 0u : j + 1;
+    if (!(unit_double(coin(j)) < CR)) break;
+    ++length;
+  }
+  return length;
+}
+
+/// Whether gene j takes the mutant under exponential crossover: it lies in the run of `length` genes from jrand
+/// (cyclically, d genes).
+FUSEDGA_HD FUSEDGA_INLINE bool de_exponential_takes(std::uint32_t j, std::uint32_t jrand, int length, int d) {
+  const std::uint32_t offset = j >= jrand ? j - jrand : j + static_cast<std::uint32_t>(d) - jrand;
+  return offset < static_cast<std::uint32_t>(length);
 }
 
 /// SHADE's bound repair: a gene below lo becomes (lo + parent)/2, above hi (hi + parent)/2 (Tanabe & Fukunaga 2013).
