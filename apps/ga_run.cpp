@@ -222,7 +222,8 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
                c == fusedga::de_crossover::bin ? "binomial: each gene from the mutant with probability CR, jrand always"
                : c == fusedga::de_crossover::exp
                    ? "exponential: one run of genes from jrand, continued while each next coin falls below CR"
-                   : "binomial on the first start and even restarts, exponential on odd restarts");
+                   : "binomial on the first start and BIPOP's large starts, exponential on its small starts (IPOP: "
+                     "on odd restarts)");
   } else {
     explain_operator(fusedga::selection_family, fusedga::selection_kind::tournament, cfg.ga.selection);
     explain_operator(fusedga::crossover_family, cfg.ga.crossover.kind, cfg.ga.crossover);

@@ -216,6 +216,8 @@ TEST_CASE("ga-run --explain says how ga.algorithm auto chose", "[ga-run][auto]")
   CHECK_THAT(r.out, Catch::Contains("algorithm    de (auto: real genes, no GA operator set; the best measured on "
                                     "docs/quality.md's suite)"));
   CHECK_THAT(r.out, Catch::Contains("de           shade ("));
+  CHECK_THAT(r.out, Catch::Contains("crossover    alternate (binomial on the first start and BIPOP's large starts, "
+                                    "exponential on its small starts"));
   CHECK_THAT(r.out, Catch::Contains("restarts     after 100 generations without improvement, large starts x2 each, 2^j "
                                     "small starts after the j-th  (BIPOP: Hansen 2009)"));
   CHECK_THAT(r.out, Catch::Contains("             (auto: the measured default)"));

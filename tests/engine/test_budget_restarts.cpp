@@ -136,7 +136,11 @@ TEST_CASE("restarts: BIPOP interlaces 2^j small starts after the j-th large one"
   CHECK(small_above_first > 10);  // the sizes are drawn, not all the first start's
   o.restarts.population_growth = 1;  // nothing grows: every start has the first's size
   for (int k = 0; k < 40; ++k) CHECK(detail::restart_options_for(o, k).population == 64);
-  o.de.crossover = de_crossover::alternate;  // bin on even starts, exp on odd ones; fixed settings stay
+  o.de.crossover = de_crossover::alternate;  // BIPOP: exp on the small starts (k = 1, 3-4, 6-9), bin on the others
+  for (int k = 0; k < 11; ++k)
+    CHECK(detail::restart_options_for(o, k).de.crossover ==
+          (k == 1 || k == 3 || k == 4 || (k >= 6 && k <= 9) ? de_crossover::exp : de_crossover::bin));
+  o.restarts.schedule = restart_schedule::ipop;  // IPOP: exp on the odd restarts
   for (int k = 0; k < 6; ++k)
     CHECK(detail::restart_options_for(o, k).de.crossover == (k % 2 == 0 ? de_crossover::bin : de_crossover::exp));
   o.de.crossover = de_crossover::exp;

@@ -79,11 +79,12 @@ struct survival_options {
  * - `bin`: each gene takes the mutant with probability CR, gene jrand always.
  * - `exp`: genes jrand, jrand + 1, ... (cyclically) take the mutant while each next gene's coin falls below CR,
  *   at most d: one run of contiguous genes, of mean length about 1/(1 − CR).
- * - `alternate`: `bin` on the first start and every even restart, `exp` on the odd restarts; without restarts,
- *   `bin`. The two bias the search differently (independent genes against runs of neighbours), and a restart
- *   that changes the crossover tries the other bias. Measured on Lunacek's bi-Rastrigin (docs/quality.md,
- *   "Exponential crossover on restarts"), where SHADE with `bin` chose the optimum's funnel in about a third of
- *   its starts.
+ * - `alternate`: `bin` on the first start and BIPOP's large starts, `exp` on its small starts (with IPOP,
+ *   whose starts all grow, `exp` on the odd restarts); without restarts, `bin`. The two bias the search
+ *   differently (independent genes against runs of neighbours): the small starts, cheap tries for deceptive
+ *   landscapes, try the other bias, and the large ones keep what landscapes that need a large population
+ *   measured best. On Lunacek's bi-Rastrigin SHADE with `bin` chose the optimum's funnel in about a third of its
+ *   starts, with `exp` in most (docs/quality.md, "Exponential crossover on BIPOP's small starts").
  */
 enum class de_crossover { bin, exp, alternate };
 

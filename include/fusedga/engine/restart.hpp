@@ -53,8 +53,10 @@ inline double restart_growth_exponent(const restart_options& r, int k, std::uint
 /// restarts.schedule says), elitism scaled alike, a seed derived from `o.seed` and k.
 inline ga_options restart_options_for(const ga_options& o, int k) {
   ga_options r = o;
-  if (r.de.crossover == de_crossover::alternate)  // bin on even starts, exp on odd ones
-    r.de.crossover = k % 2 == 0 ? de_crossover::bin : de_crossover::exp;
+  if (r.de.crossover == de_crossover::alternate) {  // exp on the exploring starts: BIPOP's small ones, IPOP's odd ones
+    const bool small = o.restarts.schedule == restart_schedule::bipop ? bipop_position_of(k).small : k % 2 == 1;
+    r.de.crossover = small ? de_crossover::exp : de_crossover::bin;
+  }
   if (k == 0) return r;
   // Restart seeds far apart from the run's and each other's.
   r.seed = splitmix64(o.seed + static_cast<std::uint64_t>(k) * splitmix64_gamma);

@@ -108,7 +108,8 @@ inline constexpr parameter_spec de_fixed_params[] = {
     {"CR", 0.9, 0, 1, false, false, nullptr, nullptr, false, "binomial crossover rate (per gene, besides jrand)"}};
 inline constexpr parameter_spec de_pbest_params[] = {
     {"F", 0.5, 0, 2, true, false, nullptr, nullptr, false, "scale factor of the difference vectors"},
-    {"CR", 0.9, 0, 1, false, false, nullptr, nullptr, false, "binomial crossover rate (per gene, besides jrand)"},
+    {"CR", 0.9, 0, 1, false, false, nullptr, nullptr, false,
+     "crossover rate: per gene besides jrand (bin), or that the run of genes goes on (exp: ga.de.crossover)"},
     {"pbest", 0.1, 0, 1, true, false, nullptr, nullptr, false,
      "x_pbest is one of the best max(2, round(pbest * N)) individuals"},
     {"archive", 1.0, 0, 10, false, false, nullptr, nullptr, false,
