@@ -594,9 +594,7 @@ void read_search(const key_getter& get, const problem_entry& problem, std::size_
       given.crossover = true;
       out.de.crossover = detail::read_enum(
           *crossover, by_name(std::vector{de_crossover::bin, de_crossover::exp, de_crossover::alternate}));
-      if (out.de.crossover != de_crossover::bin && out.de.strategy == de_strategy::rand_1_bin)
-        crossover->fail(std::string("rand/1/bin is binomial by name; ") + to_string(out.de.crossover) +
-                        " needs type current-to-pbest/1 or shade");
+      if (const auto why = detail::de_crossover_misfit(out.de)) crossover->fail(*why);
     }
     if (out.algorithm != algorithm_kind::de)
       de->fail("differential evolution settings need " + algorithm_key + ": de (" +

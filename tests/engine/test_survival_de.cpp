@@ -477,6 +477,13 @@ TEST_CASE("validate: DE needs real genes and 4 individuals, and no plus survival
   o.survival.kind = survival_kind::generational;
   o.de.F = 0;
   CHECK_THROWS_WITH(validate(o, 2, true), Catch::Contains("ga.de.F"));
+  o.de.F = 0.5;
+  o.de.crossover = de_crossover::exp;  // rand/1/bin is binomial by name; the parser locates the same message
+  CHECK_THROWS_WITH(validate(o, 2, true),
+                    "ga.de.crossover: rand/1/bin is binomial by name; exp needs type "
+                    "current-to-pbest/1 or shade");
+  o.de.strategy = de_strategy::shade;
+  CHECK_NOTHROW(validate(o, 2, true));
 }
 
 TEST_CASE("DE and SHADE reach the optimum 0 of sphere and rosenbrock (d = 10)", "[de][optimum]") {

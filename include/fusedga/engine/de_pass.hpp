@@ -28,11 +28,12 @@
 #include "fusedga/core/philox_lanes.hpp"
 #include "fusedga/core/population.hpp"
 #include "fusedga/core/rng.hpp"
-#include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/de_trial.hpp"
+#include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/passes.hpp"
 #include "fusedga/engine/repair_pass.hpp"
 #include "fusedga/engine/shade_state.hpp"
+#include "fusedga/operators/repair.hpp"
 
 namespace fusedga::detail {
 
@@ -149,11 +150,8 @@ inline void de_trials_rows(const kernel_params<Problem>& kp, const de_tile_donor
             de_binomial(de_current_to_pbest_1(x[k], a[k], b[k], c[k], f), x[k], u[k], cr, k == jrand), x[k], lo[k],
             hi[k]);
     }
-    if constexpr (std::is_floating_point_v<G>) {
-      if (kp.bounds.integer != nullptr)  // round_integer_genes (repair.hpp), on this chunk of the row
-        for (std::size_t k = 0; k < w; ++k)
-          if (kp.bounds.integer[j0 + k]) out[k] = round_integer_gene(out[k]);
-    }
+    if (kp.bounds.integer != nullptr)  // this chunk's genes of the row
+      round_integer_genes(bounds_view<G>{lo, hi, kp.bounds.integer + j0}, static_cast<int>(w), out, 1);
   }
 }
 

@@ -4,6 +4,7 @@
 /// parameters' ranges and gene kinds come from the operator table (catalog.hpp).
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "fusedga/core/error.hpp"
@@ -17,6 +18,14 @@ namespace fusedga {
 namespace detail {
 inline void check_range(bool ok, const std::string& what) {
   if (!ok) throw config_error(what);
+}
+
+/// Why `de.crossover` cannot run with `de.strategy`, or empty: rand/1/bin is binomial by name. `validate` throws
+/// it under the key's name; the config parser locates it at the YAML key (config/parse_config.cpp).
+inline std::optional<std::string> de_crossover_misfit(const de_options& de) {
+  if (de.crossover == de_crossover::bin || de.strategy != de_strategy::rand_1_bin) return std::nullopt;
+  return std::string("rand/1/bin is binomial by name; ") + to_string(de.crossover) +
+         " needs type current-to-pbest/1 or shade";
 }
 
 /// Checks every parameter of `family` held by `o` (the family's and each row's, so a value set for another
@@ -107,9 +116,7 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
                 "ga.survival: differential evolution has its own one-to-one survivor selection; leave survival "
                 "unset (generational)");
     check_range(real_genes, "ga.algorithm: de needs real genes, the problem has integer genes; use ga");
-    check_range(o.de.crossover == de_crossover::bin || o.de.strategy != de_strategy::rand_1_bin,
-                std::string("ga.de.crossover: rand/1/bin is binomial by name; ") + to_string(o.de.crossover) +
-                    " needs current-to-pbest/1 or shade");
+    if (const auto why = detail::de_crossover_misfit(o.de)) throw config_error("ga.de.crossover: " + *why);
     return;
   }
   detail::check_genes(crossover_family, o.crossover.kind, real_genes);
