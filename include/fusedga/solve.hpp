@@ -233,7 +233,7 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
       return false;
     };
     const auto restart_due = [&] {
-      return ::fusedga::detail::restart_due(options.restarts, e.stalled_generations(), e.stats());
+      return ::fusedga::detail::restart_due(options.restarts, e.generations_without_progress(), e.stats());
     };
     const auto write_checkpoint = [&] {
       std::ostringstream out(std::ios::binary);

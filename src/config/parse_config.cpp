@@ -483,11 +483,11 @@ constexpr restart_schedule auto_restart_schedule = restart_schedule::bipop;
 // The population where none is given: d, clamped to [50, 100] (same section: 50 needs fewer evaluations at d <= 30,
 // 100 is needed at d = 100).
 constexpr std::size_t auto_population_min = 50, auto_population_max = 100;
-// BIPOP's small starts cross exponentially, its large ones binomially, up to d = 50 (docs/quality.md, "Exponential
-// crossover on BIPOP's small starts"): Lunacek's funnel at d = 30 (92 -> 100 %), nothing lost on the constrained
-// suite (d <= 24); at d = 100 Ackley lost (92 -> 12 %) what Lunacek gained (36 -> 84 %), so binomial there.
+// BIPOP's small starts cross exponentially, its large ones binomially (docs/quality.md, "Exponential crossover on
+// BIPOP's small starts"): Lunacek's funnel at d = 30 (92 -> 100 %), nothing lost on the constrained suite (d <= 24),
+// and at d = 100 since restarts ignore improvements below the tolerance (same file, "A stall rule that ignores
+// improvements below the tolerance").
 constexpr de_crossover auto_de_crossover = de_crossover::alternate;
-constexpr int auto_de_crossover_max_dimension = 50;
 // Restarts wait for a converged population, else 5 x 100 generations (docs/quality.md, "Restarts that wait").
 constexpr double auto_restart_tolerance = 1e-8;
 constexpr double auto_repair_rate = 0.2;
@@ -674,8 +674,7 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
   // restarts, and the population by d where none is given.
   if (given.automatic && out.algorithm == algorithm_kind::de && out.islands.count == 1) {
     if (!given.restarts) out.restarts.schedule = auto_restart_schedule;
-    if (!given.crossover && dimension > 0 && dimension <= auto_de_crossover_max_dimension)
-      out.de.crossover = auto_de_crossover;
+    if (!given.crossover) out.de.crossover = auto_de_crossover;
     if (!get("population") && dimension > 0) {
       out.population = std::clamp(static_cast<std::size_t>(dimension), auto_population_min, auto_population_max);
       out.elitism = std::min(out.elitism, out.population - 1);

@@ -490,13 +490,13 @@ TEST_CASE("ga.algorithm auto: DE with the measured defaults, else GA", "[config]
   CHECK(parse_config(rastrigin + "70}}\nga: {islands: {count: 2}}\n" + serial, "run.yaml").ga.restarts.schedule ==
         restart_schedule::ipop);
   CHECK(parse_config(rastrigin + "70}}\nga: {population: 30}\n" + serial, "run.yaml").choice.population.empty());
-  // Exponential crossover on BIPOP's small starts up to d = 50, where none is given, on one population.
+  // Exponential crossover on BIPOP's small starts at any d, where none is given, on one population.
   const auto crossover_of = [&](const std::string& text) {
     return parse_config(text + serial, "run.yaml").ga.de.crossover;
   };
   CHECK(crossover_of(quadratic) == de_crossover::alternate);
   CHECK(crossover_of(rastrigin + "50}}\n") == de_crossover::alternate);
-  CHECK(crossover_of(rastrigin + "51}}\n") == de_crossover::bin);
+  CHECK(crossover_of(rastrigin + "100}}\n") == de_crossover::alternate);
   CHECK(crossover_of(rastrigin + "30}}\nga: {de: {crossover: exp}}\n") == de_crossover::exp);
   CHECK(crossover_of(rastrigin + "30}}\nga: {algorithm: de}\n") == de_crossover::bin);
   CHECK(crossover_of(rastrigin + "30}}\nga: {islands: {count: 2}}\n") == de_crossover::bin);

@@ -298,6 +298,62 @@ TEST_CASE("restart_due: stalled, then converged or past max_stall_generations", 
   CHECK(detail::restart_due(r, 10, small));
 }
 
+TEST_CASE("made_progress: feasible gains above tolerance · max(1, |best|), any infeasible change", "[restarts]") {
+  const Sense mn = Sense::minimize, mx = Sense::maximize;
+  CHECK(detail::made_progress(mn, 1e-2, 100.0, 0.0, 98.9, 0.0));        // gained 1.1 > 1e-2 · 100
+  CHECK_FALSE(detail::made_progress(mn, 1e-2, 100.0, 0.0, 99.0, 0.0));  // gained exactly 1: not more
+  CHECK_FALSE(detail::made_progress(mn, 1e-2, -100.0, 0.0, -100.5, 0.0));
+  CHECK(detail::made_progress(mn, 1e-2, 0.5, 0.0, 0.489, 0.0));  // |best| < 1: absolute, 0.011 > 0.01
+  CHECK_FALSE(detail::made_progress(mn, 1e-2, 0.5, 0.0, 0.491, 0.0));
+  CHECK(detail::made_progress(mx, 1e-2, 100.0, 0.0, 101.5, 0.0));  // maximizing: gains upwards
+  CHECK_FALSE(detail::made_progress(mx, 1e-2, 100.0, 0.0, 100.5, 0.0));
+  CHECK(detail::made_progress(mn, 1e-2, 100.0, 3.0, 100.0, 2.9));       // lowered the violation
+  CHECK(detail::made_progress(mn, 1e-2, 100.0, 3.0, 100.0, 0.0));       // became feasible
+  CHECK(detail::made_progress(mn, 1e-2, std::nan(""), 0.0, 5.0, 0.0));  // from an all-NaN start
+  CHECK(detail::made_progress(mn, 0.0, 1.0, 0.0, 0.999999, 0.0));       // tolerance 0: every gain
+  CHECK(detail::made_progress(mn, 1e-2, 1.0f, 0.0f, 0.98f, 0.0f));      // float
+}
+
+TEST_CASE("engine: generations_without_progress restarts only on gains above the tolerance", "[restarts]") {
+  using R = problems::Rastrigin<double>;
+  ga_options o;
+  o.algorithm = algorithm_kind::de;
+  o.population = 40;
+  o.generations = 400;
+  o.restarts.stall_generations = 1000;  // the engine runs one start here
+  o.restarts.convergence_tolerance = 0.05;
+  engine<R, backend::serial> e(R{6}, o, backend::serial{});
+  e.initialize();
+  // Recomputed from the population bests (DE keeps the best, so they are the best-so-far): progress where the
+  // best fell more than 0.05 · max(1, |reference|) below the best at the last progress.
+  double best = e.stats().best_objective, reference = best;
+  int improved = 0, progressed = 0, differed = 0;
+  for (int g = 1; g <= 400; ++g) {
+    e.step();
+    const double now = e.stats().best_objective;
+    if (now < best) {
+      best = now;
+      improved = g;
+      if (reference - now > 0.05 * std::max(1.0, std::abs(reference))) {
+        reference = now;
+        progressed = g;
+      }
+    }
+    INFO("generation " << g);
+    REQUIRE(e.stalled_generations() == g - improved);
+    REQUIRE(e.generations_without_progress() == g - progressed);
+    differed += progressed != improved;
+  }
+  CHECK(differed > 0);                       // the tolerance mattered in this run
+  o.restarts.convergence_tolerance.reset();  // without it every improvement is progress
+  engine<R, backend::serial> every(R{6}, o, backend::serial{});
+  every.initialize();
+  for (int g = 1; g <= 100; ++g) {
+    every.step();
+    REQUIRE(every.generations_without_progress() == every.stalled_generations());
+  }
+}
+
 TEST_CASE("restarts: max_stall_generations without convergence_tolerance, or below the stall, is refused by name",
           "[restarts][validate]") {
   ga_options o;

@@ -55,6 +55,10 @@ TEST_CASE("checkpoint: resumed from every checkpoint, the run ends bitwise the s
   ga_options bipop = restarts;
   bipop.restarts.schedule = restart_schedule::bipop;
   cases.push_back({"SHADE with BIPOP restarts and a budget", bipop});
+  ga_options tolerance = bipop;  // the restarts' stall count ignores improvements below 1 %: saved apart
+  tolerance.restarts.convergence_tolerance = 1e-2;
+  tolerance.de.crossover = de_crossover::alternate;
+  cases.push_back({"SHADE, BIPOP, alternate crossover, convergence_tolerance", tolerance});
   for (const auto& [name, o] : cases) {
     INFO(name);
     const Result whole = solve(handler_test::HS39{}, o, backend::serial{});
@@ -144,6 +148,6 @@ TEST_CASE("checkpoint: damaged files are refused before any state is read", "[ch
   REQUIRE_THROWS_WITH(resume(CQ{}, o, backend::serial{}, ""), Catch::Contains("not a FusedGA checkpoint"));
   std::istringstream in(ck);
   const auto header = read_checkpoint_header(in, "ck");
-  CHECK_THAT(header.lines, Catch::Contains("format = 1") && Catch::Contains("endianness = little") &&
+  CHECK_THAT(header.lines, Catch::Contains("format = 2") && Catch::Contains("endianness = little") &&
                                Catch::Contains("dimension = 3") && Catch::Contains("ga.population = 100"));
 }

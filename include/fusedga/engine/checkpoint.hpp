@@ -34,7 +34,7 @@
 namespace fusedga {
 
 /// The checkpoint format version; a reader accepts only its own.
-inline constexpr std::uint32_t checkpoint_format_version = 1;
+inline constexpr std::uint32_t checkpoint_format_version = 2;
 
 namespace detail {
 

@@ -1,7 +1,7 @@
 #pragma once
 /// @file engine.hpp
 /// `fusedga::engine`: one GA run — its run state (generation, evaluations,
-/// history, best-so-far, stall count, timing), written once for every backend,
+/// history, best-so-far, stall counts, timing), written once for every backend,
 /// driving the backend's executor (executor.hpp), which owns the populations
 /// and runs the passes. `solve` drives it; `ga-bench` and tests call it step by step.
 
@@ -22,6 +22,7 @@
 #include "fusedga/engine/generation_stats.hpp"
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/options.hpp"
+#include "fusedga/engine/restart.hpp"
 #include "fusedga/engine/validate.hpp"
 #include "fusedga/islands/migration.hpp"
 
@@ -65,6 +66,7 @@ class engine {
     history_limit_ = static_cast<std::size_t>(options.generations) + 1;
     history_.reserve(std::min<std::size_t>(history_limit_, std::size_t(1) << 16));
     rule_ = options.constraints.rule;
+    progress_tolerance_ = options.restarts.convergence_tolerance.value_or(0);
     if (dynamic_rule(rule_)) {
       const constraint_options& c = options.constraints;
       epsilon_control_ = c.epsilon_control * static_cast<double>(options.generations);
@@ -85,6 +87,7 @@ class engine {
     generation_ = 0;
     evaluations_ = n_;
     improved_at_ = 0;
+    progressed_at_ = 0;
     have_best_ = false;
     not_a_number_ = 0;
     history_.clear();
@@ -157,6 +160,9 @@ class engine {
       w.value("engine.generation", generation_);
       w.value("engine.evaluations", evaluations_);
       w.value("engine.improved_at", improved_at_);
+      w.value("engine.progressed_at", progressed_at_);
+      w.value("engine.progress_objective", progress_objective_);
+      w.value("engine.progress_violation", progress_violation_);
       w.value("engine.have_best", static_cast<std::uint8_t>(have_best_));
       w.value("engine.best_key", best_key_);
       w.value("engine.best_objective", best_objective_);
@@ -181,6 +187,9 @@ class engine {
       generation_ = r.value<int>("engine.generation");
       evaluations_ = r.value<std::uint64_t>("engine.evaluations");
       improved_at_ = r.value<int>("engine.improved_at");
+      progressed_at_ = r.value<int>("engine.progressed_at");
+      progress_objective_ = r.value<fitness>("engine.progress_objective");
+      progress_violation_ = r.value<fitness>("engine.progress_violation");
       have_best_ = r.value<std::uint8_t>("engine.have_best") != 0;
       best_key_ = r.value<key>("engine.best_key");
       best_objective_ = r.value<fitness>("engine.best_objective");
@@ -279,8 +288,18 @@ class engine {
   /// Sum over the generations so far (generation 0 included) of each population's NaN individuals
   /// (generation_stats::not_a_number).
   std::uint64_t not_a_number() const { return not_a_number_; }
-  /// Generations since the best-so-far last improved.
+  /// Generations since the best-so-far last improved (`stop.stall_generations` counts these).
   int stalled_generations() const { return generation_ - improved_at_; }
+  /**
+   * Generations since the best-so-far last made progress (restart_due counts these, engine/restart.hpp):
+   * became feasible, lowered its violation, or, feasible, improved its objective by more than
+   * restarts.convergence_tolerance · max(1, |objective at the last progress|) — CMA-ES's TolFun over the
+   * best values of a window of generations (Hansen, "The CMA evolution strategy: a tutorial", 2016, B.3).
+   * Without convergence_tolerance every improvement is progress (= stalled_generations()). Improvements
+   * too small to count do not hold a converged start back (docs/quality.md, "A stall rule that ignores
+   * improvements below the tolerance").
+   */
+  int generations_without_progress() const { return generation_ - progressed_at_; }
   double elapsed_s() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
   /// The backend's executor (backend-specific calls, e.g. the CUDA stream for event timing).
   executor_type& executor() { return exec_; }
@@ -366,6 +385,7 @@ class engine {
   // The best-so-far from the summary of the population just made current (or changed by migration).
   void update_best(const summary_type& s) {
     if (!have_best_ || s.best.key < best_key_) {
+      const bool first = !have_best_;
       have_best_ = true;
       best_key_ = s.best.key;
       best_objective_ = s.best_objective;
@@ -373,6 +393,12 @@ class engine {
       exec_.keep_best(s.best.slot);
       best_dirty_ = true;
       improved_at_ = generation_;
+      if (first || detail::made_progress(sense_of<Problem>(), progress_tolerance_, progress_objective_,
+                                         progress_violation_, best_objective_, best_violation_)) {
+        progressed_at_ = generation_;
+        progress_objective_ = best_objective_;
+        progress_violation_ = best_violation_;
+      }
     }
   }
 
@@ -388,6 +414,9 @@ class engine {
   key best_key_ = 0;
   fitness best_objective_ = 0, best_violation_ = 0;
   int generation_ = 0, improved_at_ = 0;
+  int progressed_at_ = 0;                                    // generations_without_progress
+  fitness progress_objective_ = 0, progress_violation_ = 0;  // the best-so-far at the last progress
+  double progress_tolerance_ = 0;
   std::uint64_t evaluations_ = 0;
   std::uint64_t not_a_number_ = 0;
   constraint_rule rule_ = constraint_rule::feasibility_rules;

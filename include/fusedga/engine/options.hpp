@@ -142,7 +142,10 @@ constexpr const char* to_string(restart_schedule s) { return s == restart_schedu
  * objective within convergence_tolerance · max(1, |best|) of its best, IPOP-CMA-ES's TolFun criterion — or
  * after `max_stall_generations` without improvement: a population still closing in on a plateau of the best
  * (rounded genes, a feasible region being filled) is not thrown away, a converged trap is left at once
- * (docs/quality.md, "Restarts that wait for convergence"). Checked by restart_due (engine/restart.hpp).
+ * (docs/quality.md, "Restarts that wait for convergence"). With it, too, a feasible best's improvement counts
+ * only when it exceeds convergence_tolerance · max(1, |best at the last one that counted|) (CMA-ES's TolFun
+ * over a window of best values), so a start creeping along in the 9th digit ends (engine::
+ * generations_without_progress). Checked by restart_due (engine/restart.hpp).
  * With islands (`islands.count` > 1), each island restarts on its own at an epoch end, and a fresh start takes
  * no immigrants for its first `stall_generations` generations (islands/solve_islands.hpp).
  */

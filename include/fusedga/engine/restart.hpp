@@ -8,13 +8,15 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "fusedga/core/sense.hpp"
 #include "fusedga/core/splitmix64.hpp"
 #include "fusedga/engine/generation_stats.hpp"
 #include "fusedga/engine/options.hpp"
 
 namespace fusedga::detail {
 
-/// Whether the current start ends (restart_options): its best unimproved for `stalled` generations, and
+/// Whether the current start ends (restart_options): its best without progress for `stalled` generations
+/// (engine::generations_without_progress), and
 /// `now` (its latest generation's statistics) says its population has converged when the rule asks for it.
 /// A NaN mean (every individual NaN) counts as not converged: such a start ends at max_stall_generations.
 inline bool restart_due(const restart_options& r, int stalled, const generation_stats& now) {
@@ -23,6 +25,23 @@ inline bool restart_due(const restart_options& r, int stalled, const generation_
   if (stalled >= r.max_stall()) return true;
   return std::abs(now.mean_objective - now.best_objective) <=
          *r.convergence_tolerance * std::max(1.0, std::abs(now.best_objective));
+}
+
+/**
+ * Whether a new best-so-far (`now_*`, better under the run's ranking) is progress over the best at the last
+ * progress (`then_*`) for the restarts' stall count (engine::generations_without_progress): either is
+ * infeasible (violation > 0: any better one counts), the earlier objective is not finite, or the objective
+ * gained more than `tolerance` · max(1, |then_objective|) in the direction of `sense`. `tolerance` >= 0
+ * (restarts.convergence_tolerance; 0: every improvement counts).
+ */
+template <class Real>
+bool made_progress(Sense sense, double tolerance, Real then_objective, Real then_violation, Real now_objective,
+                   Real now_violation) {
+  if (now_violation > Real(0) || then_violation > Real(0)) return true;
+  const double then = static_cast<double>(then_objective), now = static_cast<double>(now_objective);
+  if (!std::isfinite(then)) return true;
+  const double gain = sense == Sense::minimize ? then - now : now - then;
+  return gain > tolerance * std::max(1.0, std::abs(then));
 }
 
 /// Where start `k` >= 0 falls in BIPOP's fixed interlacing (restart_schedule::bipop): block j begins at

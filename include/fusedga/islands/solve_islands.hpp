@@ -345,7 +345,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
         w.put(accepted[k]);
         w.put(b.improved_at);
         w.put(static_cast<std::uint8_t>(
-            ::fusedga::detail::restart_due(options.restarts, e.stalled_generations(), e.stats())));
+            ::fusedga::detail::restart_due(options.restarts, e.generations_without_progress(), e.stats())));
         w.put(b.objective);
         w.put(b.violation);
         w.put(static_cast<std::uint64_t>(h.size()));
