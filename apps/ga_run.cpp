@@ -187,8 +187,9 @@ void explain_run(const fusedga::ga_options& o, const fusedga::algorithm_choice& 
                    : "large starts x" + growth + " each, 2^j small starts after the j-th  (BIPOP: Hansen 2009)");
     if (o.restarts.convergence_tolerance)
       fmt::print(
-          "             but only once the population has converged (mean objective within {} x max(1, |best|) "
-          "of its best), or after {} generations without improvement\n",
+          "             but only once the population has converged (mean objective within {0} x max(1, |best|) "
+          "of its best), or after {1} generations without improvement\n"
+          "             (an improvement counts when it exceeds {0} x max(1, |best|))\n",
           fusedga::detail::spec_number(*o.restarts.convergence_tolerance), o.restarts.max_stall());
     if (!choice.restarts.empty()) fmt::print("             ({})\n", choice.restarts);
   } else {

@@ -42,6 +42,7 @@ TEST_CASE("ga-run --explain prints the islands, migration and each variant", "[g
                                        "             but only once the population has converged (mean objective "
                                        "within 1e-08 x max(1, |best|) of its best), or after 500 generations "
                                        "without improvement\n"
+                                       "             (an improvement counts when it exceeds 1e-08 x max(1, |best|))\n"
                                        "             (auto: the measured default)\n"));  // auto's, islands too
   const outcome restarting = ga_run(dir, "--explain --set ga.islands.count=4 --set ga.restarts.stall_generations=50");
   REQUIRE(restarting.exit_code == 0);
