@@ -15,6 +15,10 @@
 
 namespace fusedga::detail {
 
+/// `tolerance` relative to `x` and absolute near 0: tolerance · max(1, |x|), as the restarts' convergence
+/// and progress tests read restarts.convergence_tolerance.
+inline double tolerance_at(double tolerance, double x) { return tolerance * std::max(1.0, std::abs(x)); }
+
 /// Whether the current start ends (restart_options): its best without progress for `stalled` generations
 /// (engine::generations_without_progress), and
 /// `now` (its latest generation's statistics) says its population has converged when the rule asks for it.
@@ -24,7 +28,7 @@ inline bool restart_due(const restart_options& r, int stalled, const generation_
   if (!r.convergence_tolerance) return true;
   if (stalled >= r.max_stall()) return true;
   return std::abs(now.mean_objective - now.best_objective) <=
-         *r.convergence_tolerance * std::max(1.0, std::abs(now.best_objective));
+         tolerance_at(*r.convergence_tolerance, now.best_objective);
 }
 
 /**
@@ -41,7 +45,7 @@ bool made_progress(Sense sense, double tolerance, Real then_objective, Real then
   const double then = static_cast<double>(then_objective), now = static_cast<double>(now_objective);
   if (!std::isfinite(then)) return true;
   const double gain = sense == Sense::minimize ? then - now : now - then;
-  return gain > tolerance * std::max(1.0, std::abs(then));
+  return gain > tolerance_at(tolerance, then);
 }
 
 /// Where start `k` >= 0 falls in BIPOP's fixed interlacing (restart_schedule::bipop): block j begins at
