@@ -488,9 +488,10 @@ constexpr std::size_t auto_population_min = 50, auto_population_max = 100;
 // and at d = 100 since restarts ignore improvements below the tolerance (same file, "A stall rule that ignores
 // improvements below the tolerance").
 constexpr de_crossover auto_de_crossover = de_crossover::alternate;
-// SHADE's success-history memory H = 20 (Tanabe & Fukunaga use H = d; the default 6 fits the CEC budgets): the
-// slower-moving mean of F and CR keeps large-population starts on the d = 100 funnels (Ackley 92 -> 100 %, Lunacek
-// 84 -> 100 %), the same successes at d <= 30 and on the constrained suite (docs/quality.md, "SHADE's memory H = 20").
+// SHADE's success-history memory H = 20, between SHADE's 100 (Tanabe & Fukunaga 2013) and L-SHADE's 6 (2014,
+// ga.de's own default): the slower-moving means of F and CR keep large starts on the d = 100 funnels (Ackley
+// 92 -> 100 %, Lunacek 84 -> 100 %), the same successes at d <= 30 and on the constrained suite (docs/quality.md,
+// "SHADE's memory H = 20").
 constexpr int auto_de_memory = 20;
 // Restarts wait for a converged population, else 5 x 100 generations (docs/quality.md, "Restarts that wait").
 constexpr double auto_restart_tolerance = 1e-8;
