@@ -491,23 +491,20 @@ TEST_CASE("ga.algorithm auto: DE with the measured defaults, else GA", "[config]
         restart_schedule::ipop);
   CHECK(parse_config(rastrigin + "70}}\nga: {population: 30}\n" + serial, "run.yaml").choice.population.empty());
   // Exponential crossover on BIPOP's small starts at any d, where none is given, on one population.
-  const auto crossover_of = [&](const std::string& text) {
-    return parse_config(text + serial, "run.yaml").ga.de.crossover;
-  };
-  CHECK(crossover_of(quadratic) == de_crossover::alternate);
-  CHECK(crossover_of(rastrigin + "50}}\n") == de_crossover::alternate);
-  CHECK(crossover_of(rastrigin + "100}}\n") == de_crossover::alternate);
-  CHECK(crossover_of(rastrigin + "30}}\nga: {de: {crossover: exp}}\n") == de_crossover::exp);
-  CHECK(crossover_of(rastrigin + "30}}\nga: {algorithm: de}\n") == de_crossover::bin);
-  CHECK(crossover_of(rastrigin + "30}}\nga: {islands: {count: 2}}\n") == de_crossover::bin);
+  const auto de_of = [&](const std::string& text) { return parse_config(text + serial, "run.yaml").ga.de; };
+  CHECK(de_of(quadratic).crossover == de_crossover::alternate);
+  CHECK(de_of(rastrigin + "50}}\n").crossover == de_crossover::alternate);
+  CHECK(de_of(rastrigin + "100}}\n").crossover == de_crossover::alternate);
+  CHECK(de_of(rastrigin + "30}}\nga: {de: {crossover: exp}}\n").crossover == de_crossover::exp);
+  CHECK(de_of(rastrigin + "30}}\nga: {algorithm: de}\n").crossover == de_crossover::bin);
+  CHECK(de_of(rastrigin + "30}}\nga: {islands: {count: 2}}\n").crossover == de_crossover::bin);
   // SHADE's memory 20 where none is given, on one population under auto; 6 otherwise.
-  const auto memory_of = [&](const std::string& text) { return parse_config(text + serial, "run.yaml").ga.de.memory; };
-  CHECK(memory_of(quadratic) == 20);
-  CHECK(memory_of(rastrigin + "100}}\n") == 20);
-  CHECK(memory_of(rastrigin + "30}}\nga: {de: {memory: 6}}\n") == 6);
-  CHECK(memory_of(rastrigin + "30}}\nga: {de: {crossover: bin}}\n") == 20);
-  CHECK(memory_of(rastrigin + "30}}\nga: {algorithm: de}\n") == 6);
-  CHECK(memory_of(rastrigin + "30}}\nga: {islands: {count: 2}}\n") == 6);
+  CHECK(de_of(quadratic).memory == 20);
+  CHECK(de_of(rastrigin + "100}}\n").memory == 20);
+  CHECK(de_of(rastrigin + "30}}\nga: {de: {memory: 6}}\n").memory == 6);
+  CHECK(de_of(rastrigin + "30}}\nga: {de: {crossover: bin}}\n").memory == 20);
+  CHECK(de_of(rastrigin + "30}}\nga: {algorithm: de}\n").memory == 6);
+  CHECK(de_of(rastrigin + "30}}\nga: {islands: {count: 2}}\n").memory == 6);
   // Integer genes: the GA, nothing else changed.
   run_config c = parse_config("problem: {builtin: seed/gene-sum}\n" + serial, "run.yaml");
   CHECK(c.ga.algorithm == algorithm_kind::ga);
