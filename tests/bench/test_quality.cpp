@@ -33,6 +33,7 @@ namespace {
 
 const std::string suite_path = std::string(FUSEDGA_SOURCE_DIR) + "/configs/quality/suite.yaml";
 const std::string multimodal_path = std::string(FUSEDGA_SOURCE_DIR) + "/configs/quality/multimodal.yaml";
+const std::string multimodal_50_path = std::string(FUSEDGA_SOURCE_DIR) + "/configs/quality/multimodal-50.yaml";
 const std::string multimodal_100_path = std::string(FUSEDGA_SOURCE_DIR) + "/configs/quality/multimodal-100.yaml";
 
 /// A fresh temporary directory, removed at the end of the scope.
@@ -132,7 +133,7 @@ TEST_CASE("quality suite: mistakes are located config errors") {
 }
 
 TEST_CASE("quality suite: each published x* attains f* and is feasible") {
-  const std::string path = GENERATE(suite_path, multimodal_path, multimodal_100_path);
+  const std::string path = GENERATE(suite_path, multimodal_path, multimodal_50_path, multimodal_100_path);
   INFO(path);
   const quality_suite s = load_quality_suite(path);
   int checked = 0;
@@ -157,16 +158,16 @@ TEST_CASE("quality suite: each published x* attains f* and is feasible") {
 TEST_CASE("quality suite: the multimodal functions equal hand-computed values away from x*") {
   // Yao, Liu & Lin 1999's f8-f13 and the four harder ones, each at a point where the sum is done by hand: f* at
   // x* (previous test) alone does not prove the expressions are the published functions rather than others with
-  // the same minimum; these values do. Both suites: d = 30 (and Michalewicz at 10), and d = 100.
-  const auto [path, d, count] = GENERATE(table<std::string, int, std::size_t>({{multimodal_path, 30, 10},
-                                                                               {multimodal_100_path, 100, 9}}));
+  // the same minimum; these values do. Every suite: d = 30 (and Michalewicz at 10), d = 50 and d = 100.
+  const auto [path, d, count] = GENERATE(table<std::string, int, std::size_t>(
+      {{multimodal_path, 30, 10}, {multimodal_50_path, 50, 9}, {multimodal_100_path, 100, 9}}));
   INFO(path);
   const quality_suite s = load_quality_suite(path);
   REQUIRE(s.problems.size() == count);
   const double pi = 3.14159265358979323846, D = d;
   const double schaffer_r2 = pi * pi / 4;  // x_i = pi / (2 sqrt 2): x_i^2 + x_(i+1)^2 = (pi/2)^2, sin^2 = 1
   const double schaffer_x = pi / (2 * std::sqrt(2.0));
-  const std::string suffix = d == 100 ? "-d100" : "";
+  const std::string suffix = d == 30 ? "" : "-d" + std::to_string(d);
   // x = (x0, v, ..., v) in the problem's dimension.
   const struct { std::string id; int d; double best_known; double x0, v; double expected; } cases[] = {
       {"mm08-schwefel", d, 0, 0.0, 0.0, 418.9828872724337 * D},           // sum x sin(sqrt|x|) = 0
@@ -181,7 +182,7 @@ TEST_CASE("quality suite: the multimodal functions equal hand-computed values aw
       {"mm16-expanded-griewank-rosenbrock", d, 0, 0.0, 0.0, D * (1.0 / 4000 - std::cos(1.0) + 1)},  // F2(0, 0) = 1
       {"mm17-michalewicz", 10, -9.66015171564, pi / 2, pi / 2, -(3 + 5.0 / 1024)}};  // sin((i+1) pi/4)^20: 1 (i+1 = 2, 6, 10), 2^-10 (odd), 0
   for (const auto& c : cases) {
-    if (d == 100 && c.id == "mm17-michalewicz") continue;  // not in the d = 100 suite
+    if (d != 30 && c.id == "mm17-michalewicz") continue;  // only in the d = 30 suite
     const std::string id = c.id + suffix;
     INFO(id);
     const auto q = std::find_if(s.problems.begin(), s.problems.end(), [&](const quality_problem& p) { return p.id == id; });

@@ -505,6 +505,18 @@ TEST_CASE("ga.algorithm auto: DE with the measured defaults, else GA", "[config]
   CHECK(de_of(rastrigin + "30}}\nga: {de: {crossover: bin}}\n").memory == 20);
   CHECK(de_of(rastrigin + "30}}\nga: {algorithm: de}\n").memory == 6);
   CHECK(de_of(rastrigin + "30}}\nga: {islands: {count: 2}}\n").memory == 6);
+  // L-SHADE's archive of 2.6 N where none is given and N <= d, on one population under auto; N otherwise.
+  CHECK(de_of(quadratic).archive == 1);  // N 50 > d 3
+  CHECK(de_of(rastrigin + "30}}\n").archive == 1);
+  CHECK(de_of(rastrigin + "50}}\n").archive == 2.6);
+  CHECK(de_of(rastrigin + "100}}\n").archive == 2.6);
+  CHECK(de_of(rastrigin + "400}}\n").archive == 2.6);
+  CHECK(de_of(rastrigin + "30}}\nga: {population: 30}\n").archive == 2.6);
+  CHECK(de_of(rastrigin + "30}}\nga: {population: 31}\n").archive == 1);
+  CHECK(de_of(rastrigin + "100}}\nga: {de: {archive: 1}}\n").archive == 1);
+  CHECK(de_of(rastrigin + "100}}\nga: {de: {memory: 6}}\n").archive == 2.6);
+  CHECK(de_of(rastrigin + "100}}\nga: {algorithm: de}\n").archive == 1);
+  CHECK(de_of(rastrigin + "100}}\nga: {islands: {count: 2}}\n").archive == 1);
   // Integer genes: the GA, nothing else changed.
   run_config c = parse_config("problem: {builtin: seed/gene-sum}\n" + serial, "run.yaml");
   CHECK(c.ga.algorithm == algorithm_kind::ga);
