@@ -494,9 +494,9 @@ constexpr de_crossover auto_de_crossover = de_crossover::alternate;
 // "SHADE's memory H = 20").
 constexpr int auto_de_memory = 20;
 // L-SHADE's archive of 2.6 N replaced parents (Tanabe & Fukunaga 2014), not SHADE's N, where the population is no
-// larger than d: N points span at most N - 1 of the d directions, and x_r2 drawn from a larger, older archive
-// keeps current-to-pbest/1's first start off Ackley's local minima at d = 100 (783k -> 288k evaluations to target),
-// the same successes at d = 50 and 100; where N > d (d < 50) it cost evaluations on the constrained suite
+// larger than d: x_r2 drawn from a larger, older archive keeps current-to-pbest/1's first start off Ackley's local
+// minima at d = 100 (783k -> 288k evaluations to target), the same successes at d = 50 and 100; where N > d (d < 50)
+// it cost evaluations on the constrained suite. A reading: N points span at most N - 1 of the d directions
 // (docs/quality.md, "L-SHADE's archive where N ≤ d").
 constexpr double auto_de_archive = 2.6;
 // Restarts wait for a converged population, else 5 x 100 generations (docs/quality.md, "Restarts that wait").
@@ -687,8 +687,8 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
   }
   read_search(get, problem, out.population, false, out, given, choice);
   // auto's DE on one population (islands keep IPOP and the total as measured there, docs/islands.md): BIPOP
-  // restarts, alternate crossover, SHADE's memory 20, the population by d where none is
-  // given, and L-SHADE's archive 2.6 N where N <= d.
+  // restarts, alternate crossover, SHADE's memory 20, the population by d where none is given, and L-SHADE's
+  // archive 2.6 N where N <= d.
   if (given.automatic && out.algorithm == algorithm_kind::de && out.islands.count == 1) {
     if (!given.restarts) out.restarts.schedule = auto_restart_schedule;
     if (!given.crossover) out.de.crossover = auto_de_crossover;
