@@ -55,7 +55,7 @@ TEST_CASE("small linear solve: more constraints than genes give the least-square
   // rows x = 1, x = 3 (as c = x - 1, x - 3 at x = 0: c = (-1, -3)): least squares x = 2
   const double A[2] = {1, 1};
   const double c[2] = {-1, -3};
-  double s[1], work[2];
+  double s[1] = {}, work[2] = {};  // initialized: GCC -O2 cannot see the solve write s (maybe-uninitialized)
   REQUIRE(pseudo_inverse_step(A, c, 2, 1, s, work));
   CHECK(0 - s[0] == Approx(2).epsilon(1e-12));
 }
