@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "app_main.hpp"
@@ -171,11 +173,12 @@ void explain_operator(const fusedga::operator_family& family, Kind kind, const O
 
 /// --explain: population, generations, elitism, restarts and stopping rules, as they will apply.
 void explain_run(const fusedga::ga_options& o, const fusedga::algorithm_choice& choice) {
+  const bool unlimited = o.generations == std::numeric_limits<int>::max();  // stop.evaluations without ga.generations
+  const std::string generations = unlimited ? "no limit" : std::to_string(o.generations);
   if (o.algorithm == fusedga::algorithm_kind::de)  // one-to-one survivor selection: no elitism
-    fmt::print("population   {}, generations {}, seed {}\n", o.population, o.generations, o.seed);
+    fmt::print("population   {}, generations {}, seed {}\n", o.population, generations, o.seed);
   else
-    fmt::print("population   {} (elitism {}), generations {}, seed {}\n", o.population, o.elitism, o.generations,
-               o.seed);
+    fmt::print("population   {} (elitism {}), generations {}, seed {}\n", o.population, o.elitism, generations, o.seed);
   if (!choice.population.empty()) fmt::print("             ({})\n", choice.population);
   if (o.restarts.stall_generations) {
     const bool islands = o.islands.count > 1;
@@ -195,12 +198,17 @@ void explain_run(const fusedga::ga_options& o, const fusedga::algorithm_choice& 
   } else {
     fmt::print("restarts     none\n");
   }
-  std::string stop = fmt::format("{} generations", o.generations);
-  if (o.stop.evaluations) stop += fmt::format(", {} evaluations", *o.stop.evaluations);
-  if (o.stop.target) stop += fmt::format(", target {}", fusedga::detail::spec_number(*o.stop.target));
-  if (o.stop.stall_generations) stop += fmt::format(", {} generations without improvement", *o.stop.stall_generations);
-  if (o.stop.time_limit_s) stop += fmt::format(", {} s", fusedga::detail::spec_number(*o.stop.time_limit_s));
-  fmt::print("stop         at the first of: {}\n", stop);
+  std::vector<std::string> stop;
+  if (!unlimited) stop.push_back(fmt::format("{} generations", o.generations));
+  if (o.stop.evaluations) stop.push_back(fmt::format("{} evaluations", *o.stop.evaluations));
+  if (o.stop.target) stop.push_back("target " + fusedga::detail::spec_number(*o.stop.target));
+  if (o.stop.stall_generations)
+    stop.push_back(fmt::format("{} generations without improvement", *o.stop.stall_generations));
+  if (o.stop.time_limit_s) stop.push_back(fusedga::detail::spec_number(*o.stop.time_limit_s) + " s");
+  if (stop.empty())
+    fmt::print("stop         only when interrupted (no generation limit, no stop rule)\n");
+  else
+    fmt::print("stop         at the first of: {}\n", fmt::join(stop, ", "));
 }
 
 /// --explain: the problem as parsed, and how it will run.
@@ -225,6 +233,7 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
                    ? "exponential: one run of genes from jrand, continued while each next coin falls below CR"
                    : "binomial on the first start and BIPOP's large starts, exponential on its small starts (IPOP: "
                      "on odd restarts)");
+    if (!cfg.choice.de.empty()) fmt::print("             ({})\n", cfg.choice.de);
   } else {
     explain_operator(fusedga::selection_family, fusedga::selection_kind::tournament, cfg.ga.selection);
     explain_operator(fusedga::crossover_family, cfg.ga.crossover.kind, cfg.ga.crossover);

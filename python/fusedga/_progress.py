@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from typing import Any, Optional
 
 
 class Progress:
-    """Shows generation k of ``total``, the best objective and the feasible share. ``update`` takes a
-    GenerationStats; ``close`` ends the display."""
+    """Shows generation k of ``total`` (None: no generation limit, as with ``stop.evaluations`` alone), the best
+    objective and the feasible share. ``update`` takes a GenerationStats; ``close`` ends the display."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: Optional[int]) -> None:
         self.total = total
         self.shown = 0
         self.last = 0.0
@@ -31,11 +31,12 @@ class Progress:
                                  refresh=False)
             return
         now = time.monotonic()
-        if s.generation not in (0, self.total) and now - self.last < 0.1:
+        if s.generation != 0 and s.generation != self.total and now - self.last < 0.1:
             return
         self.last = now
         rate = s.evaluations / s.elapsed_s if s.elapsed_s > 0 else 0.0
-        sys.stderr.write(f"\rgeneration {s.generation}/{self.total}  best {s.best_objective:.10g}  "
+        of = "" if self.total is None else f"/{self.total}"
+        sys.stderr.write(f"\rgeneration {s.generation}{of}  best {s.best_objective:.10g}  "
                          f"feasible {100 * s.feasible_fraction:5.1f}%  {rate:.3g} evals/s   ")
         sys.stderr.flush()
         self.shown = max(self.shown, 1)

@@ -40,7 +40,8 @@ def run_parsed(config: Any, callback: Optional[Callable[[Any], Any]], progress: 
                native_run: Callable[[Optional[Callable[[Any], Any]]], Dict[str, Any]]) -> Result:
     """Runs a parsed config: ``native_run(hook)`` calls the native run with the per-generation hook (None when
     there is neither a callback nor a progress display). Shared by every problem kind."""
-    bar = Progress(config.generations) if progress else None
+    # 2^31 - 1: no generation limit (stop.evaluations without ga.generations), so no total to show
+    bar = Progress(config.generations if config.generations < 2**31 - 1 else None) if progress else None
     hook = None
     if bar is not None or callback is not None:
         def hook(stats: Any) -> Any:
@@ -111,7 +112,8 @@ def solve(
         ``{"type": string}``. A dict replaces the file's whole section.
     stop : dict
         ``stop:`` rules (``evaluations``, ``target``, ``stall_generations``, ``time_limit_s``), set one by one
-        (a file's other rules stay).
+        (a file's other rules stay). A budget in ``evaluations`` with no ``generations`` given (here or in the
+        file) lifts the generation limit: the budget ends the run.
     islands : dict
         ``ga.islands``: the island model (docs/islands.md), e.g. ``dict(count=8, migration=dict(every=10,
         size=2, topology="ring"), variants=[dict(algorithm="de"), dict(crossover="blx-alpha")])``: ``count``

@@ -150,6 +150,18 @@ def test_progress_shows_a_line_or_a_bar(capsys):
     assert "3/3" in err or "generation 3/3" in err
 
 
+def test_a_budget_in_evaluations_alone_has_no_generation_limit(capsys):
+    # stop.evaluations without generations: the budget ends the run (N 50, no restarts: (2000 - 50) / 50 = 39
+    # generations), and the progress display has no total to show.
+    r = fusedga.solve("classic/sphere", population=50, seed=1, stop={"evaluations": 2000}, restarts=None,
+                      progress=True)
+    assert (r.generations, r.evaluations, r.stop_reason) == (39, 2000, "evaluations")
+    err = capsys.readouterr().err
+    assert "2147483647" not in err
+    r = fusedga.solve("classic/sphere", population=50, generations=10, seed=1, stop={"evaluations": 2000})
+    assert (r.generations, r.evaluations, r.stop_reason) == (10, 550, "generations")
+
+
 def test_the_gil_is_released_while_the_engine_runs():
     import threading
 

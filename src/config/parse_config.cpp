@@ -515,6 +515,7 @@ struct ga_given {
   bool crossover = false;   ///< ga.de.crossover given
   bool memory = false;      ///< ga.de.memory given
   bool archive = false;     ///< ga.de.archive given
+  bool generations = false;                                  ///< ga.generations given
   algorithm_setting setting = algorithm_setting::automatic;  ///< ga.algorithm as written; variants inherit it
 };
 
@@ -677,8 +678,10 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
 
   if (const auto population = get("population"))
     out.population = static_cast<std::size_t>(detail::read_int(*population, detail::integer_at_least(2)));
-  if (const auto generations = get("generations"))
+  if (const auto generations = get("generations")) {
+    given.generations = true;
     out.generations = static_cast<int>(detail::read_int(*generations, detail::integer_at_least(0)));
+  }
   if (const auto seed = get("seed")) out.seed = detail::read_uint64(*seed);
   if (const auto islands = get("islands")) read_islands(*islands, out.population, out.islands);
   if (const auto restarts = get("restarts")) {
@@ -691,16 +694,28 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
   // archive 2.6 N where N <= d.
   if (given.automatic && out.algorithm == algorithm_kind::de && out.islands.count == 1) {
     if (!given.restarts) out.restarts.schedule = auto_restart_schedule;
-    if (!given.crossover) out.de.crossover = auto_de_crossover;
-    if (!given.memory) out.de.memory = auto_de_memory;
+    std::vector<std::string> de_set;  // what auto sets of ga.de, for --explain
+    if (!given.crossover) {
+      out.de.crossover = auto_de_crossover;
+      de_set.push_back(std::string("crossover ") + to_string(auto_de_crossover));
+    }
+    if (!given.memory) {
+      out.de.memory = auto_de_memory;
+      de_set.push_back("memory " + std::to_string(auto_de_memory));
+    }
     if (!get("population") && dimension > 0) {
       out.population = std::clamp(static_cast<std::size_t>(dimension), auto_population_min, auto_population_max);
       out.elitism = std::min(out.elitism, out.population - 1);
       choice.population = "auto: the problem's dimension " + std::to_string(dimension) + ", clamped to [" +
                           std::to_string(auto_population_min) + ", " + std::to_string(auto_population_max) + "]";
     }
-    if (!given.archive && dimension > 0 && out.population <= static_cast<std::size_t>(dimension))
+    if (!given.archive && dimension > 0 && out.population <= static_cast<std::size_t>(dimension)) {
       out.de.archive = auto_de_archive;
+      const std::string a = detail::spec_number(auto_de_archive);
+      de_set.push_back("archive " + a + " (L-SHADE's " + a + " N, as the population " + std::to_string(out.population) +
+                       " is at most the dimension " + std::to_string(dimension) + ")");
+    }
+    for (std::size_t i = 0; i < de_set.size(); ++i) choice.de += (i ? ", " : "auto: ") + de_set[i];
   }
 }
 
@@ -862,6 +877,10 @@ run_config parse_any(const std::string& text, const std::string& source_name, co
   read_ga(sections.get("ga"), problem, problem.dimension ? problem.dimension(cfg.problem.params) : 0, cfg.ga, given,
           cfg.choice);
   if (const auto stop = sections.get("stop")) read_stop(*stop, cfg.ga.population, cfg.ga.stop);
+  // A budget in evaluations ends the run by itself, as benchmark protocols state it: without ga.generations there is
+  // no generation limit (the default 300 would cut a budget of 5e5 at N = 50 to 15,050 evaluations). solve() cuts
+  // each start's limit to what the budget pays for, so ε's control generation still follows the budget.
+  if (cfg.ga.stop.evaluations && !given.generations) cfg.ga.generations = std::numeric_limits<int>::max();
 
   if (const auto backend = sections.get("backend"))
     cfg.where["backend"] = source.where("backend", backend->mark()),

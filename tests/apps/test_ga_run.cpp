@@ -209,6 +209,23 @@ TEST_CASE("ga-run --explain names the operators, their parameters and sources", 
   CHECK_THAT(r.out, Catch::Contains("constraints  feasibility-rules (equality_tolerance 0.0001)  (Deb 2000"));
 }
 
+TEST_CASE("ga-run: stop.evaluations without ga.generations runs the whole budget", "[ga-run][budget]") {
+  scratch_dir dir;
+  dir.write("budget.yaml",
+            "problem: {builtin: seed/constrained-quadratic}\n"
+            "ga: {restarts: null, constraint_handling: {gradient_repair: {rate: 0}}}\n"
+            "stop: {evaluations: 20000}\n");
+  const outcome r =
+      ga_run(dir, (dir / "budget.yaml").string() + " --quiet --backend serial --out " + (dir / "r.json").string());
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(slurp(dir / "r.json"));
+  // auto's DE, N = 50 (d = 3 clamped), no restarts or repair: (20000 - 50) / 50 = 399 generations, past the default
+  // 300.
+  CHECK(j["generations"] == 399);
+  CHECK(j["evaluations"] == 50 + 399 * 50);
+  CHECK(j["stop_reason"] == "evaluations");
+}
+
 TEST_CASE("ga-run --explain says how ga.algorithm auto chose", "[ga-run][auto]") {
   scratch_dir dir;
   const outcome r = ga_run(dir, "--explain --backend serial");  // the embedded default sets no GA operator
@@ -228,6 +245,14 @@ TEST_CASE("ga-run --explain says how ga.algorithm auto chose", "[ga-run][auto]")
   REQUIRE(b.exit_code == 0);
   CHECK_THAT(b.out, Catch::Contains("population   50, generations 300, seed 42\n"
                                     "             (auto: the problem's dimension 3, clamped to [50, 100])\n"));
+  CHECK_THAT(b.out, Catch::Contains("(IPOP: on odd restarts))  (Storn & Price 1997)\n"
+                                    "             (auto: crossover alternate, memory 20)\n"));
+  CHECK_THAT(b.out, Catch::Contains("stop         at the first of: 300 generations\n"));
+  const outcome u =
+      ga_run(dir, (dir / "min.yaml").string() + " --explain --backend serial --set stop.evaluations=20000");
+  REQUIRE(u.exit_code == 0);
+  CHECK_THAT(u.out, Catch::Contains("population   50, generations no limit, seed 42\n"));
+  CHECK_THAT(u.out, Catch::Contains("stop         at the first of: 20000 evaluations\n"));
   CHECK_THAT(b.out, Catch::Contains("restarts     after 50 generations without improvement, population x2 each time  "
                                     "(IPOP: Auger & Hansen 2005)"));  // given restarts: IPOP unless schedule says
   CHECK_THAT(r.out, Catch::Contains("gradient repair gradient (rate 0.2, iterations 3)"));

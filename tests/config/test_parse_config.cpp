@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -517,6 +518,17 @@ TEST_CASE("ga.algorithm auto: DE with the measured defaults, else GA", "[config]
   CHECK(de_of(rastrigin + "100}}\nga: {de: {memory: 6}}\n").archive == 2.6);
   CHECK(de_of(rastrigin + "100}}\nga: {algorithm: de}\n").archive == 1);
   CHECK(de_of(rastrigin + "100}}\nga: {islands: {count: 2}}\n").archive == 1);
+  // --explain's reason lists what auto set of ga.de, and only that.
+  const auto de_reason = [&](const std::string& text) { return parse_config(text + serial, "run.yaml").choice.de; };
+  CHECK(de_reason(quadratic) == "auto: crossover alternate, memory 20");
+  CHECK(de_reason(rastrigin + "60}}\n") ==
+        "auto: crossover alternate, memory 20, archive 2.6 (L-SHADE's 2.6 N, as the population 60 is at most the "
+        "dimension 60)");
+  CHECK(de_reason(rastrigin + "100}}\nga: {de: {memory: 6, crossover: bin}}\n") ==
+        "auto: archive 2.6 (L-SHADE's 2.6 N, as the population 100 is at most the dimension 100)");
+  CHECK(de_reason(rastrigin + "100}}\nga: {de: {memory: 6, crossover: bin, archive: 1}}\n").empty());
+  CHECK(de_reason(rastrigin + "100}}\nga: {algorithm: de}\n").empty());
+  CHECK(de_reason(rastrigin + "100}}\nga: {islands: {count: 2}}\n").empty());
   // Integer genes: the GA, nothing else changed.
   run_config c = parse_config("problem: {builtin: seed/gene-sum}\n" + serial, "run.yaml");
   CHECK(c.ga.algorithm == algorithm_kind::ga);
@@ -723,6 +735,23 @@ TEST_CASE("stop.evaluations and ga.restarts are read", "[config][budget][restart
   const run_config d = parse_config("problem: {builtin: seed/constrained-quadratic}\nga: {restarts: null}\n", "run.yaml");
   CHECK_FALSE(d.ga.restarts.stall_generations.has_value());
   CHECK_FALSE(d.ga.stop.evaluations.has_value());
+  CHECK(d.ga.generations == 300);
+}
+
+TEST_CASE("stop.evaluations without ga.generations lifts the generation limit", "[config][budget]") {
+  const std::string problem = "problem: {builtin: seed/constrained-quadratic}\n";
+  const auto generations_of = [&](const std::string& text) {
+    return parse_config(problem + text, "run.yaml").ga.generations;
+  };
+  constexpr int unlimited = std::numeric_limits<int>::max();
+  CHECK(generations_of("stop: {evaluations: 5e5}\n") == unlimited);
+  CHECK(generations_of("ga: {population: 20}\nstop: {evaluations: 5e5, target: 1}\n") == unlimited);
+  CHECK(generations_of("ga: {generations: 300}\nstop: {evaluations: 5e5}\n") == 300);  // given: kept
+  CHECK(generations_of("ga: {generations: 0}\nstop: {evaluations: 5e5}\n") == 0);
+  CHECK(generations_of("stop: {evaluations: null}\n") == 300);
+  CHECK(generations_of("stop: {time_limit_s: 10, target: 1}\n") == 300);  // no budget: the default limit
+  CHECK(parse_config(problem, "run.yaml", {"stop.evaluations=1000"}).ga.generations == unlimited);  // --set alike
+  CHECK(parse_config(problem, "run.yaml", {"stop.evaluations=1000", "ga.generations=7"}).ga.generations == 7);
 }
 
 TEST_CASE("error: a budget below the population, or malformed restarts", "[config][errors][budget][restarts]") {
