@@ -209,6 +209,7 @@ void explain_run(const fusedga::ga_options& o, const fusedga::algorithm_choice& 
     fmt::print("stop         only when interrupted (no generation limit, no stop rule)\n");
   else
     fmt::print("stop         at the first of: {}\n", fmt::join(stop, ", "));
+  if (!choice.budget.empty()) fmt::print("             ({})\n", choice.budget);
 }
 
 /// --explain: the problem as parsed, and how it will run.

@@ -113,7 +113,8 @@ def solve(
     stop : dict
         ``stop:`` rules (``evaluations``, ``target``, ``stall_generations``, ``time_limit_s``), set one by one
         (a file's other rules stay). A budget in ``evaluations`` with no ``generations`` given (here or in the
-        file) lifts the generation limit: the budget ends the run.
+        file) lifts the generation limit: the budget ends the run. Given neither, ``algorithm="auto"``'s
+        differential evolution gets a budget of 10**4 x the dimension (CEC's MaxFES; not for a BatchProblem).
     islands : dict
         ``ga.islands``: the island model (docs/islands.md), e.g. ``dict(count=8, migration=dict(every=10,
         size=2, topology="ring"), variants=[dict(algorithm="de"), dict(crossover="blx-alpha")])``: ``count``

@@ -243,11 +243,13 @@ TEST_CASE("ga-run --explain says how ga.algorithm auto chose", "[ga-run][auto]")
   dir.write("min.yaml", "problem: {builtin: seed/constrained-quadratic}\nga: {restarts: {stall_generations: 50}}\n");
   const outcome b = ga_run(dir, (dir / "min.yaml").string() + " --explain --backend serial");
   REQUIRE(b.exit_code == 0);
-  CHECK_THAT(b.out, Catch::Contains("population   50, generations 300, seed 42\n"
+  CHECK_THAT(b.out, Catch::Contains("population   50, generations no limit, seed 42\n"
                                     "             (auto: the problem's dimension 3, clamped to [50, 100])\n"));
   CHECK_THAT(b.out, Catch::Contains("(IPOP: on odd restarts))  (Storn & Price 1997)\n"
                                     "             (auto: crossover alternate, memory 20)\n"));
-  CHECK_THAT(b.out, Catch::Contains("stop         at the first of: 300 generations\n"));
+  CHECK_THAT(b.out, Catch::Contains("stop         at the first of: 30000 evaluations\n"
+                                    "             (auto: 10^4 x the dimension 3 evaluations (CEC's MaxFES), as "
+                                    "neither ga.generations nor stop.evaluations is given)\n"));
   const outcome u =
       ga_run(dir, (dir / "min.yaml").string() + " --explain --backend serial --set stop.evaluations=20000");
   REQUIRE(u.exit_code == 0);

@@ -732,7 +732,8 @@ TEST_CASE("stop.evaluations and ga.restarts are read", "[config][budget][restart
       "run.yaml");
   CHECK(w.ga.restarts.convergence_tolerance == 1e-6);
   CHECK(w.ga.restarts.max_stall_generations == 90);
-  const run_config d = parse_config("problem: {builtin: seed/constrained-quadratic}\nga: {restarts: null}\n", "run.yaml");
+  const run_config d =
+      parse_config("problem: {builtin: seed/constrained-quadratic}\nga: {algorithm: ga, restarts: null}\n", "run.yaml");
   CHECK_FALSE(d.ga.restarts.stall_generations.has_value());
   CHECK_FALSE(d.ga.stop.evaluations.has_value());
   CHECK(d.ga.generations == 300);
@@ -748,10 +749,36 @@ TEST_CASE("stop.evaluations without ga.generations lifts the generation limit", 
   CHECK(generations_of("ga: {population: 20}\nstop: {evaluations: 5e5, target: 1}\n") == unlimited);
   CHECK(generations_of("ga: {generations: 300}\nstop: {evaluations: 5e5}\n") == 300);  // given: kept
   CHECK(generations_of("ga: {generations: 0}\nstop: {evaluations: 5e5}\n") == 0);
-  CHECK(generations_of("stop: {evaluations: null}\n") == 300);
-  CHECK(generations_of("stop: {time_limit_s: 10, target: 1}\n") == 300);  // no budget: the default limit
+  CHECK(generations_of("ga: {algorithm: ga}\nstop: {evaluations: null}\n") == 300);
+  CHECK(generations_of("ga: {algorithm: ga}\nstop: {time_limit_s: 10, target: 1}\n") == 300);       // no budget: 300
   CHECK(parse_config(problem, "run.yaml", {"stop.evaluations=1000"}).ga.generations == unlimited);  // --set alike
   CHECK(parse_config(problem, "run.yaml", {"stop.evaluations=1000", "ga.generations=7"}).ga.generations == 7);
+}
+
+TEST_CASE("auto's DE given no run length gets a budget of 10^4·d evaluations", "[config][budget][auto]") {
+  const std::string serial = "backend: serial\n";
+  const auto parsed = [&](const std::string& text) { return parse_config(text + serial, "run.yaml"); };
+  const run_config c = parsed("problem: {builtin: seed/constrained-quadratic}\n");  // d = 3
+  CHECK(c.ga.algorithm == algorithm_kind::de);
+  CHECK(c.ga.stop.evaluations == 30000u);
+  CHECK(c.ga.generations == std::numeric_limits<int>::max());
+  CHECK(c.choice.budget ==
+        "auto: 10^4 x the dimension 3 evaluations (CEC's MaxFES), as neither ga.generations nor stop.evaluations is "
+        "given");
+  const std::string rastrigin = "problem: {builtin: classic/rastrigin, params: {dimension: 30}}\n";
+  CHECK(parsed(rastrigin).ga.stop.evaluations == 300000u);
+  CHECK(parsed(rastrigin + "ga: {islands: {count: 2}}\n").ga.stop.evaluations == 300000u);
+  // A run length given, or not auto's DE: no budget chosen.
+  for (const std::string& ga :
+       {"ga: {generations: 300}\n", "ga: {algorithm: de}\n", "ga: {algorithm: ga}\n", "ga: {elitism: 3}\n"}) {
+    const run_config g = parsed(rastrigin + ga);
+    CHECK_FALSE(g.ga.stop.evaluations.has_value());
+    CHECK(g.choice.budget.empty());
+  }
+  const run_config given = parsed(rastrigin + "stop: {evaluations: 1000}\n");
+  CHECK(given.ga.stop.evaluations == 1000u);
+  CHECK(given.choice.budget.empty());
+  CHECK_FALSE(parsed("problem: {builtin: seed/gene-sum}\n").ga.stop.evaluations.has_value());  // integer genes: GA
 }
 
 TEST_CASE("error: a budget below the population, or malformed restarts", "[config][errors][budget][restarts]") {

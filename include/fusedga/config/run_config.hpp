@@ -80,6 +80,7 @@ struct algorithm_choice {
   std::string population;  ///< set when auto chose the population (by the problem's dimension), with why
   std::string repair;      ///< set when auto chose the gradient repair rate, with why (e.g. "0 on the GPU")
   std::string de;          ///< set when auto chose `ga.de` settings (crossover, memory, archive), with why
+  std::string budget;      ///< set when auto chose `stop.evaluations` (no run length given), with why
   /// One per `ga.islands.variants` entry: why auto chose its algorithm (empty when the variant's algorithm is
   /// explicit, its own or the run's).
   std::vector<std::string> variants;
