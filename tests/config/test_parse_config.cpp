@@ -116,7 +116,9 @@ TEST_CASE("a minimal config takes the defaults", "[config]") {
   CHECK(c.problem.builtin == "seed/constrained-quadratic");
   CHECK(c.ga.population == 50);  // auto's DE: d = 3 clamped to [50, 100]
   CHECK(parse_config(quadratic + "ga: {algorithm: ga}\n", "min.yaml").ga.population == defaults.population);
-  CHECK(c.ga.generations == defaults.generations);
+  CHECK(c.ga.generations == std::numeric_limits<int>::max());  // auto's DE: a budget of 10^4·d evaluations instead
+  CHECK(c.ga.stop.evaluations == 30000u);
+  CHECK(parse_config(quadratic + "ga: {algorithm: ga}\n", "min.yaml").ga.generations == defaults.generations);
   CHECK(c.ga.seed == defaults.seed);
   CHECK(c.ga.selection.tournament_size == 2);
   CHECK(c.ga.crossover.kind == crossover_kind::sbx);
