@@ -256,8 +256,9 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
   fmt::print("engine       {}\n", plan.reason);
   if (emit_source) {
     const std::string real = fusedga::to_string(cfg.precision);
-    fmt::print("\n{}",
-               plan.gpu ? fusedga::expr::generate_device_source(p, real) : fusedga::expr::generate_source(p, real));
+    fmt::print("\n{}", plan.gpu
+                           ? fusedga::expr::generate_device_source(p, real, cfg.ga.constraints.gradient_repair.rate > 0)
+                           : fusedga::expr::generate_source(p, real));
   }
 }
 

@@ -136,6 +136,16 @@ stage_runs() {
     --sizes 10000,100000,1000000 --set ga.algorithm=de --repeats 10 --min-time 0.05 -q
   step ga-generation "$bench" seed/constrained-quadratic --backends cuda --tiers fused --workloads generation \
     --sizes 10000,100000,1000000 --repeats 10 --min-time 0.05 -q
+  # The gradient repair in the kernels (docs/cuda.md, "Gradient repair on the GPU"), before auto's GPU rate is
+  # chosen: a DE generation with the CPU default's rate 0.2 beside the one above (rate 0), and an equality-
+  # constrained quality problem through the GPU JIT with the repair, without it, and on the CPU for comparison.
+  step de-generation-repair "$bench" seed/constrained-quadratic --backends cuda --tiers fused --workloads generation \
+    --sizes 10000,100000,1000000 --set ga.algorithm=de --set ga.constraint_handling.gradient_repair.rate=0.2 \
+    --repeats 10 --min-time 0.05 -q
+  local rc04=configs/quality/rc04-reactor-network.yaml
+  step repair-rc04-cuda "$run" "$rc04" --backend cuda --set ga.constraint_handling.gradient_repair.rate=0.2
+  step repair-rc04-cuda-off "$run" "$rc04" --backend cuda --set ga.constraint_handling.gradient_repair.rate=0
+  step repair-rc04-cpu "$run" "$rc04" --backend tbb --set ga.constraint_handling.gradient_repair.rate=0.2
   # The GPU JIT: a run, and its generation against the built-in's with the same GA (and its cold compile + link).
   step expr-run "$run" configs/expr-seed-constrained-quadratic.yaml --backend cuda
   step expr-vs-builtin "$bench" configs/expr-seed-constrained-quadratic.yaml --backends cuda --tiers fused \

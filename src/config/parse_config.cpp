@@ -62,7 +62,7 @@ problem:
   builtin: seed/constrained-quadratic
   params: {}
 # No GA operator is set, so ga.algorithm auto runs the measured default (docs/quality.md, "Defaults"):
-# SHADE differential evolution, IPOP restarts, gradient repair of violated constraints off the GPU.
+# SHADE differential evolution, IPOP restarts, gradient repair of violated constraints (CPU backends).
 ga:
   population: 10000
   generations: 300
@@ -788,8 +788,8 @@ void read_island_variants(const std::optional<located>& ga_section, const proble
 }
 
 /// The gradient repair default of `ga.algorithm: auto` chosen as DE: rate 0.2 on a constrained problem on the
-/// CPU backends; 0 on the GPU (`backend: cuda`, or `auto` resolving to it), where the repair is not implemented
-/// and the run must not fail by default.
+/// CPU backends; 0 on the GPU (`backend: cuda`, or `auto` resolving to it), where the DE kernel's repair has run
+/// only on the kernel emulator: its speed and memory on a GPU are not yet measured (docs/cuda.md).
 void resolve_auto_repair(run_config& cfg, const problem_entry& problem, const ga_given& given) {
   if (!given.automatic || cfg.ga.algorithm != algorithm_kind::de || given.repair_rate) return;
   if (!problem.constrained) {
@@ -804,7 +804,9 @@ void resolve_auto_repair(run_config& cfg, const problem_entry& problem, const ga
   const bool gpu = cfg.backend == backend_kind::cuda ||
                    (cfg.backend == backend_kind::automatic && resolve_backend(cfg) == backend_kind::cuda);
   if (gpu) {
-    cfg.choice.repair = "auto: 0 on the GPU, where gradient repair does not run (0.2 on the CPU backends)";
+    cfg.choice.repair =
+        "auto: 0 on the GPU, where the repair's cost is not yet measured (0.2 on the CPU backends; "
+        "set rate: 0.2 to repair on the GPU too)";
     return;
   }
   cfg.ga.constraints.gradient_repair.rate = auto_repair_rate;

@@ -220,7 +220,8 @@ std::vector<char> device_jit_image(const program& p, int sm, const device_jit_op
   if (includes.empty())
     throw error(std::string("GPU JIT: FusedGA headers not found in ") + FUSEDGA_JIT_SOURCE_INCLUDE_DIR + " or " +
                 FUSEDGA_JIT_INSTALL_INCLUDE_DIR);
-  const std::string source = generate_device_source(p, std::is_same_v<Real, float> ? "float" : "double");
+  const std::string source =
+      generate_device_source(p, std::is_same_v<Real, float> ? "float" : "double", options.jacobian);
   const std::string kernels = prebuilt_kernels<Real>();
   const std::vector<std::string> nvrtc = nvrtc_options(includes);
   const std::vector<std::string> link = nvjitlink_options(p, sm, options.differential_evolution);

@@ -26,6 +26,7 @@ struct device_jit_options {
   std::string cache_dir;                  ///< empty: $XDG_CACHE_HOME/fusedga (as the CPU JIT)
   std::vector<std::string> include_dirs;  ///< empty: the FusedGA headers this library was built or installed with
   bool differential_evolution = false;    ///< link the DE kernel instead of the GA's offspring kernel (ga.algorithm: de)
+  bool jacobian = false;                  ///< generate the constraints' Jacobian (the run's gradient repair reads it)
   std::function<void(const std::string&)> on_notice = nullptr;  ///< the cache's one-line notices (a refused entry, ...)
 };
 

@@ -2,7 +2,7 @@
 /// @file expr_device_problem.hpp
 /// Private: the problem type of the GPU JIT (issue 4, "GPU JIT"); host code
 /// compiles without nvcc (the registry builds it). Its member
-/// functions call three extern "C" device functions that only the generated
+/// functions call four extern "C" device functions that only the generated
 /// source defines (codegen.hpp: generate_device_source); the kernels that
 /// call them are compiled once, at build time, to LTO-IR (src/cuda/lto/), and
 /// device_jit.hpp links the two with nvJitLink at run time, so that the
@@ -34,6 +34,8 @@ __device__ void fusedga_expr_equalities_f32(const float* x, float eps, float* to
 __device__ double fusedga_expr_objective_f64(const double* x);
 __device__ void fusedga_expr_inequalities_f64(const double* x, double* total);
 __device__ void fusedga_expr_equalities_f64(const double* x, double eps, double* total);
+__device__ void fusedga_expr_jacobian_f32(const float* x, float* c, float* J);
+__device__ void fusedga_expr_jacobian_f64(const double* x, double* c, double* J);
 }
 #endif
 
@@ -98,6 +100,18 @@ struct expr_device_problem {
 #else
     (void)x;
     (void)h;
+#endif
+  }
+  /// The constraints' values and exact Jacobian (problem_traits.hpp's `jacobian`), for the DE kernel's gradient
+  /// repair: the symbolic derivative's tape, generated into the module when the run repairs (codegen.hpp).
+  FUSEDGA_HD FUSEDGA_INLINE void jacobian(const Real* x, Real* c, Real* J) const {
+#if defined(__CUDA_ARCH__)
+    if constexpr (std::is_same_v<Real, float>)
+      fusedga_expr_jacobian_f32(x, c, J);
+    else
+      fusedga_expr_jacobian_f64(x, c, J);
+#else
+    (void)x, (void)c, (void)J;
 #endif
   }
 };

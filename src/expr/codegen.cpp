@@ -17,6 +17,8 @@
 #include "expr/interp_ops.hpp"
 #include "expr/table_source.hpp"
 #include "fusedga/core/error.hpp"
+#include "fusedga/expr/derivative.hpp"
+#include "fusedga/expr/jacobian_evaluator.hpp"
 
 namespace fusedga::expr {
 namespace {
@@ -397,7 +399,7 @@ std::string generate_source(const program& p, const std::string& real_type) {
   return out;
 }
 
-std::string generate_device_source(const program& p, const std::string& real_type) {
+std::string generate_device_source(const program& p, const std::string& real_type, bool jacobian) {
   check_arguments(p, real_type, "generate_device_source");
   const std::string suffix = real_type == "float" ? "_f32" : "_f64";
   std::string out;
@@ -418,6 +420,16 @@ std::string generate_device_source(const program& p, const std::string& real_typ
   if (p.equality_count() > 0)
     out += "  auto h = ::fusedga::equality_sink(total, eps);\n  fusedga_jit_problem{}.equalities(x, h);\n";
   out += "}\n";
+  const std::string name = "fusedga_expr_jacobian" + suffix;
+  if (jacobian && p.inequality_count() + p.equality_count() > 0) {
+    // In a namespace of its own: its tables and lookup helper must not meet the problem's above.
+    out += "\nnamespace fusedga_jacobian {\n" + generate_jacobian_source(build_jacobian(p), real_type, "device", name) +
+           "}  // namespace fusedga_jacobian\n";
+  } else {
+    // The DE kernel references it; it is called only when the run repairs, which builds the real one.
+    out += "extern \"C\" __device__ void " + name + "(const R*, R*, R*) {\n#if defined(__CUDA_ARCH__)\n" +
+           "  __trap();  // built without the Jacobian (gradient repair off): never called\n#endif\n}\n";
+  }
   return out;
 }
 

@@ -23,18 +23,12 @@
 
 namespace fusedga::detail {
 
-/// The gradient repair runs in the CPU executors' offspring pass only (repair_pass.hpp): asked of the run or of
-/// any heterogeneous island (ga.islands.variants) on the CUDA backend, it is a config error, not skipped.
-inline void check_repair_backend(const run_config& cfg) {
-  const auto refuse = [&](const std::string& where) {
-    throw config_error(cfg.source + ": " + where +
-                       "constraint_handling.gradient_repair: not yet available on the CUDA backend; use "
-                       "backend: tbb (or serial), or rate: 0");
-  };
-  if (cfg.ga.constraints.gradient_repair.rate > 0) refuse("ga.");
-  const auto& variants = cfg.ga.islands.variants;
-  for (std::size_t k = 0; k < variants.size(); ++k)
-    if (variants[k].constraints.gradient_repair.rate > 0) refuse("ga.islands.variants[" + std::to_string(k) + "].");
+/// Whether any island of the run (the run itself, or a heterogeneous island) repairs: the GPU JIT then builds the
+/// constraints' Jacobian into its kernels.
+inline bool any_repair(const run_config& cfg) {
+  bool any = cfg.ga.constraints.gradient_repair.rate > 0;
+  for (const auto& v : cfg.ga.islands.variants) any = any || v.constraints.gradient_repair.rate > 0;
+  return any;
 }
 
 /// What identifies the problem of `cfg` in a checkpoint: the built-in's name and parameters, or the
@@ -105,7 +99,6 @@ Result solve_on(const Problem& problem, const run_config& cfg, const run_hooks& 
     case backend_kind::tbb:
       return solve_on_cpu(problem, o, cfg, hooks, threads_used);
     case backend_kind::cuda:
-      check_repair_backend(cfg);
       return solve_on_cuda(problem, o, cfg, hooks, threads_used);
     default:
       throw backend_unavailable(std::string("backend ") + to_string(cfg.backend) + " is not built");

@@ -63,11 +63,13 @@ auto with_problem(const expr::program& p, const evaluators<Real>& e, F&& f) {
 /// go to `on_notice`.
 template <class Real>
 std::shared_ptr<cuda_expr_module> gpu_module(const expr::program& p, bool differential_evolution = false,
-                                             const std::function<void(const std::string&)>& on_notice = {}) {
+                                             const std::function<void(const std::string&)>& on_notice = {},
+                                             bool jacobian = false) {
   const cuda_device_status gpu = probe_cuda_device(0);
   if (!gpu.usable) throw backend_unavailable("backend cuda: no usable GPU: " + gpu.reason);
   expr::device_jit_options options;
   options.differential_evolution = differential_evolution;
+  options.jacobian = jacobian;
   options.on_notice = on_notice;
   return std::make_shared<cuda_expr_module>(
       expr::device_jit_image<Real>(p, gpu.compute_major * 10 + gpu.compute_minor, options), p,

@@ -554,7 +554,9 @@ TEST_CASE("ga.algorithm auto: DE with the measured defaults, else GA", "[config]
   c = parse_config(quadratic + "backend: cuda\n", "run.yaml");
   CHECK(c.ga.algorithm == algorithm_kind::de);
   CHECK(c.ga.constraints.gradient_repair.rate == 0);
-  CHECK(c.choice.repair == "auto: 0 on the GPU, where gradient repair does not run (0.2 on the CPU backends)");
+  CHECK(c.choice.repair ==
+        "auto: 0 on the GPU, where the repair's cost is not yet measured (0.2 on the CPU backends; "
+        "set rate: 0.2 to repair on the GPU too)");
   c = parse_config(quadratic + "backend: auto\n", "run.yaml");
   const bool gpu = resolve_backend(backend_kind::automatic) == backend_kind::cuda;
   CHECK(c.ga.constraints.gradient_repair.rate == (gpu ? 0.0 : 0.2));

@@ -1,13 +1,12 @@
 // The CUDA suite's GPU harness (gpu_harness.hpp), compiled by nvcc.
-#include <sstream>
-#include <stdexcept>
-#include <string>
-
 #include <fusedga/backends/cuda.hpp>
-#include <fusedga/solve.hpp>
 #include <fusedga/problems/classic/rastrigin.hpp>
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
 #include <fusedga/problems/seed/gene_sum.hpp>
+#include <fusedga/solve.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <string>
 
 #include "cuda/device_batch.hpp"
 #include "cuda/expr_device_problem.hpp"  // the GPU JIT's problem type (src/cuda/)
@@ -15,6 +14,7 @@
 #include "cuda/integer_cq.hpp"
 #include "cuda/plain_gene_sum.hpp"
 #include "cuda/run_engine.hpp"
+#include "cuda/sphere_line.hpp"
 
 namespace cuda_test {
 
@@ -73,6 +73,9 @@ FUSEDGA_TEST_GPU(fusedga::problems::ConstrainedQuadratic<float>);
 FUSEDGA_TEST_GPU(fusedga::problems::Rastrigin<double>);
 FUSEDGA_TEST_GPU(cuda_test::integer_cq);
 FUSEDGA_TEST_GPU(cuda_test::plain_gene_sum);
+FUSEDGA_TEST_GPU(cuda_test::sphere_line<double>);
+FUSEDGA_TEST_GPU(cuda_test::sphere_line<float>);
+FUSEDGA_TEST_GPU(cuda_test::sphere_line_exact<double>);
 FUSEDGA_TEST_GPU(cuda_test::device_batch<fusedga::problems::ConstrainedQuadratic<double>>);
 
 }  // namespace cuda_test

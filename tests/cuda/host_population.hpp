@@ -4,13 +4,13 @@
 // tests and the GPU tests.
 #include <cmath>
 #include <cstddef>
-#include <string>
-#include <vector>
-
+#include <cstdint>
 #include <fusedga/core/population.hpp>
 #include <fusedga/core/problem_traits.hpp>
 #include <fusedga/core/rank_key.hpp>
 #include <fusedga/engine/generation_stats.hpp>
+#include <string>
+#include <vector>
 
 namespace cuda_test {
 
@@ -46,6 +46,7 @@ struct gpu_run {
   std::vector<fusedga::generation_stats> history;
   std::vector<double> best_genes;
   double best_objective = 0, best_violation = 0;
+  std::uint64_t evaluations = 0;  ///< the engine's count after the last step
   // ga.algorithm: de — the adaptive state after the last step (shade_state.hpp's de_state, downloaded)
   std::vector<double> de_memory_F, de_memory_CR;
   int de_next_memory = 0;

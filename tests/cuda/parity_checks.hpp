@@ -6,6 +6,7 @@
 // (problem, options, generations, start, graphs) -> gpu_run<Problem>.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
 #include <fusedga/engine/options.hpp>
 #include <fusedga/fusedga.hpp>
 #include <fusedga/problems/classic/rastrigin.hpp>
@@ -17,6 +18,7 @@
 #include "cuda/host_population.hpp"
 #include "cuda/integer_cq.hpp"
 #include "cuda/plain_gene_sum.hpp"
+#include "cuda/sphere_line.hpp"
 
 namespace cuda_test {
 
@@ -106,8 +108,8 @@ void check_real_parity(Run run, const Problem& p, const fusedga::ga_options& o, 
  * libdevice math in the problem) the populations within the documented tolerance and the memories to 1e-9.
  */
 template <class Run, class Problem>
-void check_de_parity(Run run, const Problem& p, const fusedga::ga_options& o, int generations, bool exact,
-                     bool graphs = true) {
+std::uint64_t check_de_parity(Run run, const Problem& p, const fusedga::ga_options& o, int generations, bool exact,
+                              bool graphs = true) {
   fusedga::engine<Problem, fusedga::backend::serial> cpu(p, o, fusedga::backend::serial{});
   cpu.initialize();
   const auto cpu0 = cpu_state(cpu);
@@ -121,6 +123,7 @@ void check_de_parity(Run run, const Problem& p, const fusedga::ga_options& o, in
   if (o.de.strategy == fusedga::de_strategy::shade)  // the scenarios exercise the memory update and a full archive
     CHECK(de.memory_F != std::vector<double>(de.memory_F.size(), 0.5));
   if (o.de.strategy != fusedga::de_strategy::rand_1_bin) CHECK(de.archive_size > 0);
+  CHECK(gpu.evaluations == cpu.evaluations());  // the gradient repair's included
   if (exact) {
     CHECK(bitwise_difference(cpu_end, gpu.final) == "");
     CHECK(gpu.de_memory_F == de.memory_F);
@@ -146,6 +149,7 @@ void check_de_parity(Run run, const Problem& p, const fusedga::ga_options& o, in
     CHECK(gpu.de_next_memory == de.next_memory);
     CHECK(gpu.de_archive.size() == cpu_archive.size());
   }
+  return cpu.evaluations();
 }
 
 // --- the scenarios ---
@@ -282,6 +286,124 @@ void de_parity(Run run, std::size_t population, std::size_t wide_population, int
     wide.dim = 64;
     o.population = wide_population;
     check_de_parity(run, wide, o, generations, exact_math);
+  }
+}
+
+/**
+ * εDEg: SHADE with the gradient repair of infeasible trials (rate 0.5, 3 Newton steps) against the serial engine
+ * over `generations` generations — the repaired trials, survivors, memories, archive and the evaluation count
+ * (the repair's included) — on sphere_line's equality and inequality by finite differences (double and float)
+ * and by its exact Jacobian (also under the ε-constrained method), and on constrained-quadratic's own Jacobian.
+ * Each case must have repaired something: more evaluations than N per generation.
+ */
+template <class Run>
+void de_repair_parity(Run run, std::size_t population, int generations) {
+  fusedga::ga_options o;
+  o.population = population;
+  o.generations = generations;
+  o.algorithm = fusedga::algorithm_kind::de;
+  o.de.strategy = fusedga::de_strategy::shade;
+  o.constraints.gradient_repair.rate = 0.5;
+  o.constraints.gradient_repair.iterations = 3;
+  const std::uint64_t plain = population * static_cast<std::uint64_t>(generations + 1);
+  {
+    INFO("finite differences, double");
+    CHECK(check_de_parity(run, sphere_line<double>{}, o, generations, true) > plain);
+  }
+  {
+    INFO("finite differences, float");
+    CHECK(check_de_parity(run, sphere_line<float>{}, o, generations, true) > plain);
+  }
+  {
+    INFO("exact Jacobian");
+    CHECK(check_de_parity(run, sphere_line_exact<double>{}, o, generations, true) > plain);
+    CHECK(check_de_parity(run, sphere_line_exact<double>{}, o, generations, true, false) > plain);  // direct launches
+  }
+  {
+    INFO("exact Jacobian, epsilon");
+    fusedga::ga_options q = o;
+    q.constraints.rule = fusedga::constraint_rule::epsilon;
+    CHECK(check_de_parity(run, sphere_line_exact<double>{}, q, generations, true) > plain);
+  }
+  {
+    INFO("constrained-quadratic's own Jacobian");
+    CHECK(check_de_parity(run, fusedga::problems::ConstrainedQuadratic<double>{}, o, generations, true) > plain);
+  }
+}
+
+/// A GA run of `generations` generations from the CPU's initial population: the final population and the
+/// evaluation count bitwise the serial engine's (arithmetic-only variation and problem). Returns the count.
+template <class Run, class Problem>
+std::uint64_t check_ga_run_parity(Run run, const Problem& p, const fusedga::ga_options& o, int generations,
+                                  bool graphs = true) {
+  fusedga::engine<Problem, fusedga::backend::serial> cpu(p, o, fusedga::backend::serial{});
+  cpu.initialize();
+  const auto cpu0 = cpu_state(cpu);
+  for (int g = 0; g < generations; ++g) cpu.step();
+  const gpu_run<Problem> gpu = run(p, o, generations, &cpu0, graphs);
+  CHECK(bitwise_difference(cpu_state(cpu), gpu.final) == "");
+  CHECK(gpu.evaluations == cpu.evaluations());
+  return cpu.evaluations();
+}
+
+/**
+ * The GA's gradient repair of children (rate 0.5, 3 Newton steps) against the serial engine over `generations`
+ * generations, with BLX-α and uniform reset (arithmetic only, so bitwise on a GPU too): sphere_line by finite
+ * differences (double, float) and by its exact Jacobian (also with direct launches, under the ε-constrained
+ * method and with (μ+λ) survival) in the thread-per-pair kernel (5 genes), and in the warp-per-pair kernel
+ * with children staged in shared memory (40 genes) and in global memory (1,500 genes). Each case must have
+ * repaired something: more evaluations than the children alone.
+ */
+template <class Run>
+void ga_repair_parity(Run run, std::size_t population, std::size_t wide_population, int generations) {
+  fusedga::ga_options o;
+  o.population = population;
+  o.generations = generations;
+  o.algorithm = fusedga::algorithm_kind::ga;
+  o.crossover.kind = fusedga::crossover_kind::blx_alpha;
+  o.mutation.kind = fusedga::mutation_kind::uniform_reset;
+  o.constraints.gradient_repair.rate = 0.5;
+  o.constraints.gradient_repair.iterations = 3;
+  const auto plain = [&](const fusedga::ga_options& q) {  // (μ+λ): N children a generation
+    const std::size_t children =
+        q.survival.kind == fusedga::survival_kind::plus ? q.population : q.population - q.elitism;
+    return q.population + static_cast<std::uint64_t>(generations) * children;
+  };
+  {
+    INFO("thread per pair, finite differences, double");
+    CHECK(check_ga_run_parity(run, sphere_line<double>{}, o, generations) > plain(o));
+  }
+  {
+    INFO("thread per pair, finite differences, float");
+    CHECK(check_ga_run_parity(run, sphere_line<float>{}, o, generations) > plain(o));
+  }
+  {
+    INFO("thread per pair, exact Jacobian");
+    CHECK(check_ga_run_parity(run, sphere_line_exact<double>{}, o, generations) > plain(o));
+    CHECK(check_ga_run_parity(run, sphere_line_exact<double>{}, o, generations, false) > plain(o));
+  }
+  {
+    INFO("thread per pair, exact Jacobian, epsilon");
+    fusedga::ga_options q = o;
+    q.constraints.rule = fusedga::constraint_rule::epsilon;
+    CHECK(check_ga_run_parity(run, sphere_line_exact<double>{}, q, generations) > plain(q));
+  }
+  {
+    INFO("thread per pair, exact Jacobian, plus survival");
+    fusedga::ga_options q = o;
+    q.survival.kind = fusedga::survival_kind::plus;
+    CHECK(check_ga_run_parity(run, sphere_line_exact<double>{}, q, generations) > plain(q));
+  }
+  fusedga::ga_options wide = o;
+  wide.population = wide_population;
+  {
+    INFO("warp per pair, staged, exact Jacobian");
+    CHECK(check_ga_run_parity(run, with_genes<sphere_line_exact<double>>(40), wide, generations) > plain(wide));
+  }
+  {
+    INFO("warp per pair, global memory rows, finite differences");
+    CHECK(check_ga_run_parity(run, with_genes<sphere_line<double>>(1500), wide, 1) >
+          wide.population + (wide.population - wide.elitism));
   }
 }
 

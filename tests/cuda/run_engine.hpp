@@ -41,6 +41,7 @@ gpu_run<Problem> run_engine(const Problem& p, const fusedga::ga_options& o, int 
   for (const auto g : e.best_genes()) r.best_genes.push_back(static_cast<double>(g));
   r.best_objective = static_cast<double>(e.best_objective());
   r.best_violation = static_cast<double>(e.best_violation());
+  r.evaluations = e.evaluations();
   if (o.algorithm == fusedga::algorithm_kind::de) {
     const auto s = e.executor().download_de();
     r.de_memory_F = s.memory_F;

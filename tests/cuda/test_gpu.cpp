@@ -63,6 +63,17 @@ TEST_CASE("gpu: differential evolution matches the CPU (bitwise on an arithmetic
   de_parity(on_gpu, 20001, 2001, 5, false);  // false: Rastrigin's cos is libdevice's on the GPU
 }
 
+TEST_CASE("gpu: the gradient repair of infeasible DE trials (εDEg) equals the CPU bitwise", "[cuda][gpu][de][repair]") {
+  FUSEDGA_REQUIRE_GPU();
+  de_repair_parity(on_gpu, 20001, 4);
+}
+
+TEST_CASE("gpu: the GA's gradient repair of children (both offspring kernels) equals the CPU bitwise",
+          "[cuda][gpu][repair]") {
+  FUSEDGA_REQUIRE_GPU();
+  ga_repair_parity(on_gpu, 20001, 2001, 4);
+}
+
 TEST_CASE("gpu: integer variables among real genes - GA and DE rounding equal the CPU bitwise",
           "[cuda][gpu][integer]") {
   FUSEDGA_REQUIRE_GPU();

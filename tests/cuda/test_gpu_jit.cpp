@@ -12,10 +12,6 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <random>
-#include <string>
-#include <vector>
-
 #include <fusedga/backends/cuda/device.hpp>
 #include <fusedga/config/registry.hpp>
 #include <fusedga/config/run_config.hpp>
@@ -23,6 +19,10 @@
 #include <fusedga/core/problem_traits.hpp>
 #include <fusedga/expr/codegen.hpp>
 #include <fusedga/expr/interpreter.hpp>
+#include <fusedga/operators/gradient_repair.hpp>
+#include <random>
+#include <string>
+#include <vector>
 
 #include "cuda/device_jit.hpp"
 #include "cuda/expr_device_problem.hpp"
@@ -144,6 +144,41 @@ TEST_CASE("gpu jit: the device problem has constraints, so the prebuilt kernels 
   const P p{cfg.problem.expression.get(), nullptr};
   CHECK(p.inequality_count() == cfg.problem.expression->inequality_count());
   CHECK(p.inequality_count() > 0);
+}
+
+TEST_CASE(
+    "gpu jit: a repairing DE run's Jacobian compiles with NVRTC and links into the DE kernel, in float and "
+    "double (no GPU needed)",
+    "[cuda][jit][repair]") {
+  // The DE kernel's gradient repair calls expr_device_problem::jacobian (a repairable problem), hence the
+  // generated fusedga_expr_jacobian_*: the real one when the run repairs, a trapping stub otherwise.
+  using P = detail::expr_device_problem<double, Sense::minimize>;
+  STATIC_REQUIRE(detail::has_jacobian<P>::value);
+  STATIC_REQUIRE(repairable_v<P>);
+  STATIC_REQUIRE(repairable_v<detail::expr_device_problem<float, Sense::maximize>>);
+  const expr_test::temp_cache temp;
+  const run_config cfg = load("expr-engineering-welded-beam.yaml");
+  const expr::program& p = *cfg.problem.expression;
+  const std::string with = expr::generate_device_source(p, "double", true);
+  const std::string without = expr::generate_device_source(p, "double", false);
+  CHECK(with.find("void fusedga_expr_jacobian_f64(const R* __restrict__ x, R* __restrict__ c, R* __restrict__ J)") !=
+        std::string::npos);
+  CHECK(without.find("__trap()") != std::string::npos);
+  CHECK(with.find("__trap()") == std::string::npos);
+  expr::device_jit_options o{temp.dir(), {}};
+  o.differential_evolution = true;
+  o.jacobian = true;
+  expr::device_jit_stats stats;
+  const std::vector<char> image = expr::device_jit_image<double>(p, 90, o, &stats);
+  CHECK(contains(image, detail::expr_kernel_name("de", p.sense)));
+  // A different source, so a different cache entry than the run without the repair.
+  expr::device_jit_options plain = o;
+  plain.jacobian = false;
+  expr::device_jit_stats plain_stats;
+  expr::device_jit_image<double>(p, 90, plain, &plain_stats);
+  CHECK_FALSE(plain_stats.cache_hit);
+  CHECK(plain_stats.image_path != stats.image_path);
+  CHECK(contains(expr::device_jit_image<float>(p, 90, o), detail::expr_kernel_name("de", p.sense)));
 }
 
 TEST_CASE("gpu jit: the cache hits on the second call, rebuilds a tampered image, and is private", "[cuda][jit]") {

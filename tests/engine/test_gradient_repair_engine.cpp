@@ -146,6 +146,12 @@ TEST_CASE("gradient repair: its evaluations are counted (1 per step exact, 1 + d
   const Result fd = solve(sphere_and_twist<double, 6>{}, o, backend::serial{});
   CHECK(exact.evaluations == base + children * 1);
   CHECK(fd.evaluations == base + children * (1 + 6));
+  // (μ+λ) survival: N children, each repaired once, counted although the parents' summary follows the children's
+  ga_options plus = o;
+  plus.survival.kind = survival_kind::plus;
+  const std::uint64_t n = plus.population;
+  CHECK(solve(sphere_and_twist_exact<6>{}, plus, backend::serial{}).evaluations == n + n + n * 1);
+  CHECK(solve(sphere_and_twist_exact<6>{}, plus, backend::tbb{2}).evaluations == n + n + n * 1);
 }
 
 TEST_CASE("gradient repair: integer genes are a config error", "[gradient-repair]") {

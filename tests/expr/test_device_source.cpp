@@ -7,20 +7,21 @@
 // test requires of the linked kernels. This checks the device source's
 // semantics on every machine; the CUDA math library and the link are the GPU
 // test's part.
-#include <catch2/catch.hpp>
-
 #include <dlfcn.h>
 
+#include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-#include <string>
-#include <vector>
-
 #include <fusedga/config/registry.hpp>
 #include <fusedga/config/run_config.hpp>
 #include <fusedga/expr/codegen.hpp>
+#include <fusedga/expr/derivative.hpp>
+#include <fusedga/expr/jacobian_evaluator.hpp>
 #include <fusedga/expr/jit.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "expr/interpreter_reference.hpp"
 #include "expr/subprocess.hpp"
@@ -36,16 +37,21 @@ struct host_device_source {
   double (*objective)(const double*) = nullptr;
   void (*inequalities)(const double*, double*) = nullptr;
   void (*equalities)(const double*, double, double*) = nullptr;
+  void (*jacobian)(const double*, double*, double*) = nullptr;  ///< the gradient repair's (jacobian sources only)
 
-  host_device_source(const expr::program& p, const std::string& compiler, const std::filesystem::path& dir) {
+  /// `with_jacobian`: the source a repairing run compiles (generate_device_source(p, "double", true)).
+  host_device_source(const expr::program& p, const std::string& compiler, const std::filesystem::path& dir,
+                     bool with_jacobian = false) {
     std::filesystem::create_directories(dir);
     const std::filesystem::path source = dir / "device.cpp", object = dir / "device.so";
-    std::ofstream(source) << expr::generate_device_source(p, "double");
-    // the CPU JIT's own flags (its rounding rules: no FMA contraction), plus __device__ defined away
+    std::ofstream(source) << expr::generate_device_source(p, "double", with_jacobian);
+    // the CPU JIT's own flags (its rounding rules: no FMA contraction), plus __device__ defined away and CUDA's
+    // bit cast of the non-finite constants spelled for g++
     std::vector<std::string> argv{compiler};
     std::istringstream flags(expr::jit_options{}.flags);
     for (std::string f; flags >> f;) argv.push_back(f);
-    argv.insert(argv.end(), {"-D__device__=", "-I" FUSEDGA_SOURCE_DIR "/include", source.string(), "-o", object.string()});
+    argv.insert(argv.end(), {"-D__device__=", "-D__longlong_as_double(v)=__builtin_bit_cast(double, (long long)(v))",
+                             "-I" FUSEDGA_SOURCE_DIR "/include", source.string(), "-o", object.string()});
     const auto built = expr::detail::run_process(argv);
     INFO(built.output);
     REQUIRE(built.exit_code == 0);
@@ -57,6 +63,8 @@ struct host_device_source {
     REQUIRE(objective != nullptr);
     REQUIRE(inequalities != nullptr);
     REQUIRE(equalities != nullptr);
+    jacobian = reinterpret_cast<decltype(jacobian)>(::dlsym(handle, "fusedga_expr_jacobian_f64"));
+    REQUIRE(jacobian != nullptr);  // the stub when without the Jacobian: the DE kernel links against it
   }
   ~host_device_source() {
     if (handle) ::dlclose(handle);
@@ -90,7 +98,59 @@ void check_against_interpreter(const expr::program& p, const std::string& name, 
   CHECK(mismatches == 0);
 }
 
+/// The device source's Jacobian (a repairing run's) against the Jacobian interpreter (the CPU path's) at 1,000
+/// points: the same tape, the same operations in the same order, so bitwise (NaN where both are NaN).
+void check_jacobian_against_interpreter(const expr::program& p, const std::string& name, const std::string& compiler,
+                                        const std::filesystem::path& dir) {
+  INFO(name);
+  constexpr int points = 1000;
+  const int d = p.dimension(), m = p.inequality_count() + p.equality_count();
+  const auto ref = expr_test::interpreter_at_random_points(p, points, 1e-4, false);
+  const host_device_source device(p, compiler, dir / (name + "-jacobian"), true);
+  const auto interpreter = expr::make_jacobian_interpreter<double>(expr::build_jacobian(p));
+  std::vector<double> c(static_cast<std::size_t>(m)), J(static_cast<std::size_t>(m * d));
+  std::vector<double> c_ref(c.size()), J_ref(J.size());
+  const auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+  int mismatches = 0;
+  for (int l = 0; l < points; ++l) {
+    const double* x = ref.rows.data() + static_cast<std::size_t>(l) * d;
+    device.jacobian(x, c.data(), J.data());
+    interpreter->evaluate(x, c_ref.data(), J_ref.data());
+    bool agree = true;
+    for (std::size_t k = 0; k < c.size(); ++k) agree = agree && same(c[k], c_ref[k]);
+    for (std::size_t k = 0; k < J.size(); ++k) agree = agree && same(J[k], J_ref[k]);
+    if (!agree && ++mismatches <= 3) UNSCOPED_INFO("point " << l << ": the Jacobian differs from the interpreter's");
+  }
+  CHECK(mismatches == 0);
+}
+
 }  // namespace
+
+TEST_CASE(
+    "gpu jit source: compiled for the host, the constraints' values and Jacobian (a repairing run's source) equal "
+    "the Jacobian interpreter's bitwise at 1,000 points, for every constrained expression config",
+    "[expr][jit][jacobian]") {
+  std::string why;
+  const std::string compiler = expr::find_compiler({}, &why);
+  if (compiler.empty()) {
+    WARN("skipped: no host C++ compiler (" << why << ")");
+    return;
+  }
+  const expr_test::temp_cache scratch;
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(FUSEDGA_SOURCE_DIR) + "/configs")) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("expr-", 0) != 0) continue;
+    const run_config cfg = load_config(entry.path().string());
+    const expr::program& p = *cfg.problem.expression;
+    if (p.inequality_count() + p.equality_count() == 0) continue;
+    check_jacobian_against_interpreter(p, name, compiler, scratch.path);
+    ++checked;
+  }
+  CHECK(checked >= 2);
+  const run_config coverage = load_config(std::string(FUSEDGA_SOURCE_DIR) + "/tests/expr/device_coverage.yaml");
+  check_jacobian_against_interpreter(*coverage.problem.expression, "device_coverage.yaml", compiler, scratch.path);
+}
 
 TEST_CASE(
     "gpu jit source: compiled for the host, the objective and violation equal the interpreter's at 10,000 "

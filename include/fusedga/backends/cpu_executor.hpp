@@ -143,9 +143,14 @@ class cpu_executor {
       });
     }
     if (kp_.survival == survival_kind::plus) {  // the best N of parents and children, in place in src
+      // The children's repair evaluations, counted before the parents' summary reuses the tile totals.
+      std::uint64_t repairs = 0;
+      for (std::size_t t = 0; t < offspring_tiles(); ++t) repairs += totals_[t].repair_evaluations;
       plus_survival(src_, dst_, parent_order_.data(), child_order_.data(), parent_keys_.data());
       loop_.for_each_index(eval_tiles(), [&](std::size_t t) { summarize_tile(src, t, sink); });
-      return finish_generation(src_, eval_tiles(), 0);
+      summary_type s = finish_generation(src_, eval_tiles(), 0);
+      s.repair_evaluations = repairs;
+      return s;
     }
     const summary_type s = finish_generation(dst_, offspring_tiles(), elites_.size());
     std::swap(src_, dst_);

@@ -197,7 +197,7 @@ inline std::uint32_t de_repair_infeasible(const kernel_params<Problem>& kp, de_a
     (void)kp, (void)after, (void)trials, (void)begin, (void)end, (void)obj, (void)vio, (void)key;
     return 0;
   } else {
-    if (!repair_enabled(kp)) return 0;
+    if (!kp.gradient_repair.enabled()) return 0;
     const int count = static_cast<int>(end - begin);
     // The repaired slots listed by branch-free appends (a tile's feasibility and coins are data: branches on them
     // mispredicted), then repaired in slot order.

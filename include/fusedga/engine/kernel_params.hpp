@@ -105,7 +105,8 @@ kernel_params<Problem> make_kernel_params(const Problem& p, const ga_options& o,
   kp.de = make_de_spec(o);
   kp.handler = handler_state<fitness>{};
   kp.ranking_pf = o.constraints.ranking_pf;
-  kp.gradient_repair = {o.constraints.gradient_repair.rate, o.constraints.gradient_repair.iterations};
+  kp.gradient_repair = {o.constraints.gradient_repair.rate, o.constraints.gradient_repair.iterations,
+                        inequality_count(p), equality_count(p)};
   return kp;
 }
 

@@ -7,10 +7,10 @@
 /// vectors after their evaluation (εDEg). The coin of child c (0, 1) of pair i
 /// in generation g is draw c of rng(i, g, stream::repair, 0) (DE: draw 1 of
 /// rng(i, g, stream::de_after, 0) for target i): a pure function of the run's
-/// seed, so the result is the same for any thread count. Host (CPU executors).
+/// seed, so the result is the same for any thread count. Host (CPU executors);
+/// the CUDA kernels repair with the same draws (kernels.cuh: repair_child, de_targets).
 
 #include <cstdint>
-#include <type_traits>
 #include <vector>
 
 #include "fusedga/core/constraint_jacobian.hpp"
@@ -19,15 +19,6 @@
 #include "fusedga/operators/gradient_repair.hpp"
 
 namespace fusedga::detail {
-
-/// Whether the gradient repair can run on `Problem`: real genes stored as the fitness type, and a Jacobian (its own
-/// or by finite differences over per-individual constraints); never for population-batch problems, whose
-/// constraints come a population at a time (validate_population_evaluation rejects the repair for them).
-template <class Problem>
-inline constexpr bool repairable_v = std::is_floating_point_v<gene_t<Problem>> &&
-                                     !has_population_evaluation<Problem>::value &&
-                                     std::is_same_v<gene_t<Problem>, fitness_t<Problem>> &&
-                                     has_constraint_jacobian_v<Problem>;
 
 /**
  * Repairs lane l of a child laid out gene-major with P lanes (`genes[j·P + l]`; P = 1 for a row) in place:
@@ -38,7 +29,7 @@ inline std::uint32_t repair_lane(const kernel_params<Problem>& kp, gene_t<Proble
   using G = gene_t<Problem>;
   using F = fitness_t<Problem>;
   const int d = kp.dimension;
-  const int ni = inequality_count(kp.problem), ne = equality_count(kp.problem);
+  const int ni = kp.gradient_repair.inequalities, ne = kp.gradient_repair.equalities;
   thread_local std::vector<F> scratch;  // grows once per thread, then reused: no allocation in the steady state
   const std::size_t need = gradient_repair_scratch(d, ni + ne);
   if (scratch.size() < need) scratch.resize(need);
@@ -59,12 +50,6 @@ inline std::uint32_t repair_lane(const kernel_params<Problem>& kp, gene_t<Proble
   }
 }
 
-/// Whether the run repairs at all: a rate above 0 and some constraint to repair.
-template <class Problem>
-inline bool repair_enabled(const kernel_params<Problem>& kp) {
-  return kp.gradient_repair.rate > 0 && inequality_count(kp.problem) + equality_count(kp.problem) > 0;
-}
-
 /**
  * Repairs the children of P pairs laid out gene-major (`c1[j·P + l]`, `c2`
  * alike; P = 1 for rows), pairs first_pair + l, of which only the first
@@ -79,7 +64,7 @@ inline std::uint32_t repair_children(const kernel_params<Problem>& kp, std::uint
     (void)kp, (void)first_pair, (void)generation, (void)c1, (void)c2, (void)children;
     return 0;
   } else {
-    if (!repair_enabled(kp)) return 0;
+    if (!kp.gradient_repair.enabled()) return 0;
     std::uint32_t evaluations = 0;
     for (int l = 0; l < P; ++l) {
       const draws4 r = kp.rng(first_pair + static_cast<std::uint32_t>(l), generation, stream::repair, 0);

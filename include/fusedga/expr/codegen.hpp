@@ -28,10 +28,15 @@ std::string generate_source(const program& p, const std::string& real_type);
  *     R    fusedga_expr_objective<suffix>(const R* x);                // x: d genes, contiguous
  *     void fusedga_expr_inequalities<suffix>(const R* x, R* total);   // adds Σ max(0, g_j(x))
  *     void fusedga_expr_equalities<suffix>(const R* x, R eps, R* total);  // adds Σ max(0, |h_k(x)| − eps)
+ *     void fusedga_expr_jacobian<suffix>(const R* x, R* c, R* J);     // m raw constraint values, m × d Jacobian
  *
+ * The last is the gradient repair's (expr_device_problem::jacobian: inequalities then equalities, J row-major,
+ * the symbolic derivative's tape, derivative.hpp) when `jacobian` is true and `p` has constraints; otherwise a
+ * stub that traps if called (the kernels call it only when the run repairs, whose source has the real one).
  * Deterministic, and like generate_source free of user text.
- * @throws fusedga::error for a real type other than "float"/"double" or a program without objective or genes.
+ * @throws fusedga::error for a real type other than "float"/"double" or a program without objective or genes;
+ *   with `jacobian`, as build_jacobian does (a tape too large).
  */
-std::string generate_device_source(const program& p, const std::string& real_type);
+std::string generate_device_source(const program& p, const std::string& real_type, bool jacobian = false);
 
 }  // namespace fusedga::expr

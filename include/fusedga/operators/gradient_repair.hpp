@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "fusedga/core/constraint_jacobian.hpp"
 #include "fusedga/core/macros.hpp"
@@ -24,14 +25,34 @@ namespace fusedga {
 
 /// The resolved parameters of the repair (kernel_params carries one).
 struct gradient_repair_spec {
-  double rate = 0;     ///< probability that a child is repaired, [0, 1]; 0 = off
-  int iterations = 3;  ///< Newton steps at most, >= 1
+  double rate = 0;       ///< probability that a child is repaired, [0, 1]; 0 = off
+  int iterations = 3;    ///< Newton steps at most, >= 1
+  int inequalities = 0;  ///< the problem's inequality count, resolved on the host (device code cannot ask the
+                         ///< problem: the GPU JIT's counts live in its host-side program)
+  int equalities = 0;    ///< the problem's equality count, likewise
+
+  /// Whether the run repairs at all: a rate above 0 and some constraint to repair.
+  FUSEDGA_HD bool enabled() const { return rate > 0 && inequalities + equalities > 0; }
 };
+
+/// Whether the gradient repair can run on `P`: real genes stored as the fitness type, and a Jacobian (its own or by
+/// finite differences over per-individual constraints); never for population-batch problems, whose constraints
+/// come a population at a time (validate_population_evaluation rejects the repair for them).
+template <class P>
+inline constexpr bool repairable_v =
+    std::is_floating_point_v<gene_t<P>> && !detail::has_population_evaluation<P>::value &&
+    std::is_same_v<gene_t<P>, fitness_t<P>> && has_constraint_jacobian_v<P>;
+
+/// Values of pseudo_inverse_step's work for d genes and m constraints: n·n + n, n = min(m, d).
+FUSEDGA_HD inline std::size_t gradient_repair_work(int d, int m) {
+  const std::size_t n = static_cast<std::size_t>(m < d ? m : d);
+  return n * n + n;
+}
 
 /// Scratch values (of the fitness type) that gradient_repair needs for d genes and m constraints.
 FUSEDGA_HD inline std::size_t gradient_repair_scratch(int d, int m) {
   const std::size_t D = static_cast<std::size_t>(d), M = static_cast<std::size_t>(m);
-  return M + M * D + M + D + (D * D + D) + D + M + D;  // c, J, ΔC, step, solve work, x+h (genes), c(x+h), x copy
+  return M + M * D + M + D + gradient_repair_work(d, m) + D + M;  // c, J, ΔC, step, solve work, x+h (genes), c(x+h)
 }
 
 /**
@@ -81,8 +102,8 @@ FUSEDGA_HD inline int gradient_repair(const P& p, gene_t<P>* x, int d, int ni, i
   F* r = J + M * D;
   F* s = r + M;
   F* work = s + D;
-  G* xh = reinterpret_cast<G*>(work + D * D + D);  // G is F for real genes (the fitness type of float genes is float)
-  F* c2 = work + D * D + D + D;
+  G* xh = reinterpret_cast<G*>(work + gradient_repair_work(d, m));  // G is F for real genes (float genes: float)
+  F* c2 = work + gradient_repair_work(d, m) + D;
   // Inequalities are aimed just inside, at g = −eps/2: the linear model of a convex constraint seen from outside
   // lands outside it (Newton approaches r² = 4 from above), and under feasibility rules g = 1e-12 is infeasible.
   const F margin = eps / F(2);

@@ -95,6 +95,12 @@ inline unsigned atomicMax(unsigned* address, unsigned v) {
   if (v > old) *address = v;
   return old;
 }
+/// atomicAdd (the gradient repair's evaluation count): atomic here for the same reason.
+inline unsigned long long atomicAdd(unsigned long long* address, unsigned long long v) {
+  const unsigned long long old = *address;
+  *address = old + v;
+  return old;
+}
 
 namespace fusedga::detail::cuda_kernels {
 /// kernels.cuh's accessor of the block's dynamic shared memory.

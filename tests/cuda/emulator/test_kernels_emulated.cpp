@@ -51,6 +51,15 @@ TEST_CASE("differential evolution - more targets than de_update has threads, seg
   de_parity(emulated, 2049, 1537, 3, true);
 }
 
+TEST_CASE("differential evolution - the gradient repair of infeasible trials (εDEg) equals the CPU bitwise",
+          "[cuda][de][repair]") {
+  de_repair_parity(emulated, 301, 4);
+}
+
+TEST_CASE("the GA's gradient repair of children (both offspring kernels) equals the CPU bitwise", "[cuda][repair]") {
+  ga_repair_parity(emulated, 301, 67, 4);
+}
+
 TEST_CASE("integer variables among real genes - GA and DE rounding equal the CPU bitwise", "[cuda][integer]") {
   integer_variable_parity(emulated, 301, 4);
 }

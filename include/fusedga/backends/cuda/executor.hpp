@@ -93,7 +93,10 @@ class cuda_executor {
     const std::size_t m = static_cast<std::size_t>(inequality_count(kp.problem));
     const std::size_t p = static_cast<std::size_t>(equality_count(kp.problem));
     const std::size_t batch_row = population_batch ? (m + p) * sizeof(fitness) + (is_de() ? 2 * sizeof(double) : 0) : 0;
-    rt_.check_memory(n_, d, {sizeof(gene), sizeof(fitness), sizeof(key), separable, batch_row}, elitism_);
+    const std::size_t repair_row = repairs() ? gradient_repair_scratch(d, static_cast<int>(m + p)) : 0;
+    rt_.check_memory(n_, d,
+                     {sizeof(gene), sizeof(fitness), sizeof(key), separable, batch_row + repair_row * sizeof(fitness)},
+                     elitism_);
     for (int p = 0; p < 2; ++p) {
       pop_[p] = population_type(n_, d);
       views_[p] = pop_[p].view();
@@ -143,6 +146,13 @@ class cuda_executor {
       }
     }
     if (is_de()) allocate_de(d);
+    if (repairs()) {  // each slot's gradient repair scratch, and the count of the repairs' evaluations (from 0)
+      repair_scratch_ = buffer<fitness>(n_ * repair_row);
+      repair_count_ = buffer<unsigned long long>(1);
+      const unsigned long long zero = 0;
+      rt_.to_device(repair_count_.data(), &zero, sizeof zero);
+      rt_.synchronize();  // `zero` goes out of scope
+    }
     if (plus()) {  // (μ+λ): the parents' and the children's (key, slot) orders
       for (int k = 0; k < 2; ++k) {
         plus_keys_[k] = buffer<key>(n_);
@@ -499,7 +509,7 @@ class cuda_executor {
     std::uint32_t* elites = cuda_geometry::elites_by_sort(elitism_) ? nullptr : elites_.data();
     rt_.finish(cuda_kernels::finish_args<gene, fitness>{pop, totals_.data(), candidates_.data(), blocks, cands_,
                                                         elite_slot_count, static_cast<std::uint32_t>(elitism_), elites,
-                                                        state_.data(), best_genes_.data(), advance});
+                                                        state_.data(), best_genes_.data(), advance, repair_count()});
     rt_.to_host(host_state_.data(), state_.data(), sizeof(state_type));
   }
 
@@ -515,6 +525,11 @@ class cuda_executor {
 
   bool plus() const { return kp_.survival == survival_kind::plus; }
   bool is_de() const { return kp_.algorithm == algorithm_kind::de; }
+  /// Whether the variation kernels repair (the GA's children, DE's infeasible trials): a repairable problem and a
+  /// rate above 0.
+  bool repairs() const { return repairable_v<Problem> && kp_.gradient_repair.enabled(); }
+  fitness* repair_scratch() { return repairs() ? repair_scratch_.data() : nullptr; }
+  unsigned long long* repair_count() { return repairs() ? repair_count_.data() : nullptr; }
   std::uint32_t de_tiles() const { return static_cast<std::uint32_t>((n_ + kShadeSumTargets - 1) / kShadeSumTargets); }
 
   /// DE's device state: SHADE memories (0.5 each) and counters, archive, success flags and sums, archive slots.
@@ -550,6 +565,8 @@ class cuda_executor {
                                         de_memory_CR_.data(), de_archive_.data(), de_counters_.data(),
                                         pbest_.data(), de_success_.data(), de_tile_success_.data(),
                                         cands_,        totals_.data(), candidates_.data()};
+    args.repair_scratch = repair_scratch();
+    args.repair_count = repair_count();
     if constexpr (population_batch) {  // the trials, one call over the N trial rows, then the selection
       args.F_all = batch_F_.data();
       args.CR_all = batch_CR_.data();
@@ -586,7 +603,8 @@ class cuda_executor {
     const view_type dst = views_[1 - parity];
     rt_.offspring(cuda_geometry::short_genome(kp_.dimension), offspring_,
                   cuda_kernels::offspring_args<Problem>{kp_, src, dst, state_.data(), elite_slots(), kp_.pairs(),
-                                                        offspring_.staged, cands_, totals_.data(), candidates_.data()});
+                                                        offspring_.staged, cands_, totals_.data(), candidates_.data(),
+                                                        repair_scratch(), repair_count()});
     // Population-batch problems: the children [E, N) evaluated by one call and all N ranked and summarized by the
     // evaluation kernel (the elites with their stored values), which replaces the offspring kernel's summary.
     if constexpr (population_batch) enqueue_evaluation(dst, true, false, elitism_);
@@ -618,6 +636,7 @@ class cuda_executor {
     r.best = {s.best_key, s.best_slot};
     r.best_objective = s.best_objective;
     r.best_violation = s.best_violation;
+    r.repair_evaluations = s.repair_evaluations;
     return r;
   }
 
@@ -650,6 +669,8 @@ class cuda_executor {
   buffer<cuda_kernels::de_counters> de_counters_;
   buffer<fitness> batch_g_, batch_h_;   // population-batch problems: the call's N × m and N × p constraint values
   buffer<double> batch_F_, batch_CR_;   // population-batch DE: each target's F and CR, trials → selection
+  buffer<fitness> repair_scratch_;      // N × gradient_repair_scratch(d, m) (repairs() only)
+  buffer<unsigned long long> repair_count_;  // the repairs' evaluations since the last summary (repairs() only)
   typename Runtime::template host_buffer<cuda_kernels::de_counters> host_de_counters_;
   cuda_geometry::launch eval_{}, offspring_{}, de_launch_{};
   int cands_ = 1;

@@ -209,16 +209,18 @@ struct memory_plan {
 struct element_sizes {
   std::size_t gene, fitness, key;
   bool separable = false;
-  /// Population-batch problems: bytes per individual of the evaluate_population call's constraint values
-  /// ((m + p)·fitness), and of DE's F and CR between its two launches (2·8).
-  std::size_t batch_row = 0;
+  /// Scratch bytes per individual: population-batch problems' evaluate_population constraint values
+  /// ((m + p)·fitness) and DE's F and CR between its two launches (2·8); the gradient repair's scratch
+  /// (gradient_repair_scratch(d, m + p)·fitness) when the run repairs.
+  std::size_t row_scratch = 0;
 };
 
 /// The device memory the CUDA engine allocates for N individuals (exactly what the engine allocates, bar CUB's sort scratch).
 inline memory_plan plan_memory(std::size_t n, int d, element_sizes s, std::size_t elitism) {
   memory_plan m;
   const std::size_t rows = n + 1;
-  m.populations = 2 * (rows * static_cast<std::size_t>(d) * s.gene + rows * (2 * s.fitness + s.key)) + n * s.batch_row;
+  m.populations =
+      2 * (rows * static_cast<std::size_t>(d) * s.gene + rows * (2 * s.fitness + s.key)) + n * s.row_scratch;
   const std::size_t pairs = (n - std::min(elitism, n) + 1) / 2;
   const std::size_t blocks =
       std::max<std::size_t>(evaluation_launch(n, d, s.gene, kMinEvaluationBlocks, s.separable).blocks,

@@ -25,6 +25,8 @@ struct run_state {
   double objective_sum;
   unsigned long long feasible;
   unsigned long long not_a_number;
+  /// The gradient repair's evaluations since the previous summary (finish_args::repair_count).
+  unsigned long long repair_evaluations;
   Key best_key;
   std::uint32_t best_slot;
   Fitness best_objective;
@@ -82,6 +84,10 @@ struct offspring_args {
   int cands;
   tile_totals* totals;
   candidate<key_of<Problem>>* best;
+  /// N × gradient_repair_scratch(d, m) values, slot s's at s·gradient_repair_scratch(d, m): set when the run
+  /// repairs its children (kernel_params::gradient_repair.enabled() and a repairable problem), else null.
+  fitness_t<Problem>* repair_scratch = nullptr;
+  unsigned long long* repair_count = nullptr;  ///< with repair_scratch: the repairs' evaluations are added here
 };
 
 /// Arguments of finish_generation_kernel (see finish_generation).
@@ -98,6 +104,8 @@ struct finish_args {
   run_state<rank_key_t<F>, F>* state;
   G* best_genes;  ///< the best-so-far's d genes
   bool advance;   ///< move the generation counter on
+  /// The variation kernel's repair evaluations, moved into run_state::repair_evaluations and reset; null: none.
+  unsigned long long* repair_count = nullptr;
 };
 
 /// Arguments of plus_survival_kernel (see plus_survival): (μ+λ) survival of `children` into `parents`, in place.
@@ -135,6 +143,10 @@ struct de_args {
   int cands;
   tile_totals* totals;
   candidate<key_of<Problem>>* best;
+  /// N × gradient_repair_scratch(d, m) values, target i's at i·gradient_repair_scratch(d, m): set when the run
+  /// repairs (kernel_params::gradient_repair.enabled() and a repairable problem), else null (no repair).
+  fitness_t<Problem>* repair_scratch = nullptr;
+  unsigned long long* repair_count = nullptr;  ///< with repair_scratch: the repairs' evaluations are added here
   /// Population-batch problems: the DE kernel runs twice around the evaluate_population call over dst's N trial
   /// rows — `trials_only` (each trial into dst, its F and CR into F_all/CR_all[i]), then the selection, which
   /// ranks the trials from the call's `values`.

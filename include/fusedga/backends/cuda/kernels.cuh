@@ -32,6 +32,14 @@
 #include "fusedga/engine/survival.hpp"
 #include "fusedga/engine/tile_summary.hpp"
 
+/// A device function kept out of line (the emulator compiles the kernels as host code, where CUDA's `__noinline__`
+/// would collide with GCC's attribute spelling).
+#if defined(FUSEDGA_KERNEL_EMULATION)
+#define FUSEDGA_DEVICE_NOINLINE __attribute__((noinline))
+#else
+#define FUSEDGA_DEVICE_NOINLINE __noinline__
+#endif
+
 namespace fusedga::detail::cuda_kernels {
 
 #if !defined(FUSEDGA_KERNEL_EMULATION)
@@ -455,6 +463,65 @@ __device__ __forceinline__ void store_child(const kernel_params<Problem>& kp, co
   }
 }
 
+/// What the out-of-line gradient repair of a row reads, by value: a reference into the kernel's parameters
+/// would make the compiler copy them all to local memory.
+template <class Problem>
+struct repair_call {
+  Problem problem;
+  bounds_view<gene_t<Problem>> bounds;
+  int dimension;
+  gradient_repair_spec spec;
+  fitness_t<Problem> eps;       ///< the equality tolerance
+  fitness_t<Problem>* scratch;  ///< this row's gradient_repair_scratch(d, m) values
+};
+
+/// gradient_repair (operators/gradient_repair.hpp) of the d genes at x, in place; returns its evaluations. Out of
+/// line, so that the variation kernels keep their register allocation (64 by FUSEDGA_DE_BOUNDS and
+/// FUSEDGA_OFFSPRING_SHORT_BOUNDS) when nothing is repaired.
+template <class Problem>
+__device__ FUSEDGA_DEVICE_NOINLINE int repair_row(const repair_call<Problem> c, gene_t<Problem>* x) {
+  return gradient_repair(c.problem, x, c.dimension, c.spec.inequalities, c.spec.equalities, c.bounds.lower,
+                         c.bounds.upper, c.eps, c.spec.iterations, c.scratch, c.bounds.integer);
+}
+
+/// The gradient repair of the d genes at x, in place, with row `row`'s scratch of `scratch` (N rows of
+/// gradient_repair_scratch(d, m) values); returns its evaluations (Newton steps). 0 for a problem it cannot run on.
+template <class Problem>
+__device__ __forceinline__ std::uint32_t repair_in_place(const kernel_params<Problem>& kp, fitness_t<Problem>* scratch,
+                                                         std::size_t row, gene_t<Problem>* x) {
+  if constexpr (!repairable_v<Problem>) {
+    (void)kp, (void)scratch, (void)row, (void)x;
+    return 0;
+  } else {
+    const std::size_t per =
+        gradient_repair_scratch(kp.dimension, kp.gradient_repair.inequalities + kp.gradient_repair.equalities);
+    return static_cast<std::uint32_t>(
+        repair_row(repair_call<Problem>{kp.problem, kp.bounds, kp.dimension, kp.gradient_repair, kp.equality_tolerance,
+                                        scratch + row * per},
+                   x));
+  }
+}
+
+/// The GA's gradient repair of child c (0, 1) of `pair`, the d genes at x in slot `slot`, before its evaluation,
+/// when its coin (draw c of rng(pair, g, stream::repair, 0), the CPU's repair_children) comes up; `scratch` is null
+/// when the run does not repair. Returns the evaluations spent.
+template <class Problem>
+__device__ __forceinline__ std::uint32_t repair_child(const kernel_params<Problem>& kp, fitness_t<Problem>* scratch,
+                                                      std::uint32_t pair, std::uint32_t generation, int c,
+                                                      std::size_t slot, gene_t<Problem>* x) {
+  if (scratch == nullptr || !coin<double>(kp.rng(pair, generation, stream::repair, 0).v[c], kp.gradient_repair.rate))
+    return 0;
+  return repair_in_place(kp, scratch, slot, x);
+}
+
+/// The block's gradient-repair evaluations added to the run's counter, which the finish kernel moves into the
+/// run state (every thread calls it). A counter, not the block totals: with (μ+λ) survival the evaluation kernel
+/// summarizes the parents' buffer over the totals before the finish kernel runs. Integer sums: deterministic.
+__device__ __forceinline__ void add_repairs(unsigned long long* count, std::uint32_t repairs) {
+  const unsigned long long sum = block_sum(static_cast<unsigned long long>(repairs));
+  if (threadIdx.x == 0 && sum != 0) atomicAdd(count, sum);
+}
+
 /**
  * Fused offspring pass, short genomes: thread per pair (blockDim.x pairs per
  * block). Tournament → crossover → mutation → repair into a shared-memory
@@ -479,11 +546,14 @@ __device__ __forceinline__ void offspring_short(const offspring_args<Problem>& a
   const std::uint32_t pair = first_pair + threadIdx.x;
   const std::size_t first_slot = elite_count + 2 * static_cast<std::size_t>(first_pair);
   thread_summary<K, 2> mine;
+  std::uint32_t repairs = 0;
   if (pair < pairs) {
     G* c1 = tile + 2 * threadIdx.x * d;
     G* c2 = c1 + d;
     make_children(kp, src, pair, generation, c1, c2);
     const std::size_t slot = elite_count + 2 * static_cast<std::size_t>(pair);
+    repairs += repair_child(kp, a.repair_scratch, pair, generation, 0, slot, c1);
+    if (slot + 1 < n) repairs += repair_child(kp, a.repair_scratch, pair, generation, 1, slot + 1, c2);
     store_child(kp, dst, c1, slot, mine);
     if (slot + 1 < n) store_child(kp, dst, c2, slot + 1, mine);
   }
@@ -495,6 +565,7 @@ __device__ __forceinline__ void offspring_short(const offspring_args<Problem>& a
     for (std::size_t e = threadIdx.x; e < values; e += blockDim.x) out[e] = tile[e];
   }
   mine.write(a.totals, a.cands, a.best);
+  if (a.repair_scratch != nullptr) add_repairs(a.repair_count, repairs);
 }
 
 /**
@@ -571,18 +642,24 @@ __device__ __forceinline__ void offspring_long(const offspring_args<Problem>& a)
   }
   __syncthreads();  // children rows (tile, or global memory) complete before lanes evaluate them
   thread_summary<K, 1> mine;
+  std::uint32_t repairs = 0;
   const std::size_t slot = elite_count + 2 * static_cast<std::size_t>(first_pair) + lane;
   if (first_pair + lane / 2 < pairs && slot < n) {
-    if constexpr (separable) {
+    if constexpr (separable) {  // unconstrained (separable_objective_v): nothing to repair
       fitness_t<Problem> obj, vio;
       K key;
       separable_values(kp, mine_total, obj, vio, key);
       store_values<Problem>(dst, slot, obj, vio, key, mine);
     } else {
-      store_child(kp, dst, staged ? tile + static_cast<std::size_t>(lane) * d : dst.genes + slot * d, slot, mine);
+      // A repaired child is repaired in its row of dst (the staged copy would go stale) and evaluated there.
+      G* const row = dst.genes + slot * d;
+      repairs =
+          repair_child(kp, a.repair_scratch, first_pair + lane / 2, generation, static_cast<int>(lane % 2), slot, row);
+      store_child(kp, dst, staged && repairs == 0 ? tile + static_cast<std::size_t>(lane) * d : row, slot, mine);
     }
   }
   mine.write(a.totals, a.cands, a.best);
+  if (a.repair_scratch != nullptr) add_repairs(a.repair_count, repairs);
 }
 
 /// Target i's DE trial (de_trial.hpp: the CPU's draws, mutant, crossover and repair) into row i of dst; returns
@@ -600,9 +677,26 @@ __device__ __forceinline__ de_donors<gene_t<Problem>> de_make_trial(const de_arg
   return m;
 }
 
+/// Whether target i's evaluated trial, of violation `vio`, is repaired: the run repairs, the trial is infeasible
+/// and its coin (draw 1 of rng(i, g, stream::de_after, 0), as the CPU's de_repair_infeasible) comes up.
+template <class Problem>
+__device__ __forceinline__ bool repairs_trial(const de_args<Problem>& a, std::size_t i, fitness_t<Problem> vio) {
+  if constexpr (!repairable_v<Problem>) {
+    (void)a, (void)i, (void)vio;
+    return false;
+  } else {
+    return a.repair_scratch != nullptr && vio > fitness_t<Problem>(0) &&
+           coin<double>(a.kp.rng(static_cast<std::uint32_t>(i), a.state->generation, stream::de_after, 0).v[1],
+                        a.kp.gradient_repair.rate);
+  }
+}
+
 /**
  * Differential evolution, thread per target i (kDeThreads per block), as the CPU's de_tile: the trial
  * (de_make_trial) built in row i of dst and evaluated there,
+ * εDEg's gradient repair of an infeasible trial whose coin comes up (draw 1 of rng(i, g, stream::de_after, 0), the
+ * CPU's de_repair_infeasible; `a.repair_scratch` set only when the run repairs; its evaluations counted in
+ * `a.repair_count`) and its evaluation again,
  * then one-to-one survivor selection — the trial stays when its key is not worse than the target's, else
  * the target is copied back. Writes the success flags, SHADE's success sums per kShadeSumTargets targets
  * (one thread each, in slot order: the CPU's order, so the memory update is bitwise the CPU's), the
@@ -639,6 +733,7 @@ __device__ __forceinline__ void de_targets(const de_args<Problem>& a) {
     thread_summary<K, 1> mine;
     unsigned char better = 0;
     double delta = 0, Fi = 0, CRi = 0;
+    std::uint32_t repairs = 0;  // the repair's evaluations (Newton steps, then the new evaluation)
     if (i < n) {
       G* trial = dst.genes + i * d;
       F obj, vio;
@@ -650,7 +745,12 @@ __device__ __forceinline__ void de_targets(const de_args<Problem>& a) {
         trial_CR = a.CR_all[i];
       } else {
         const de_donors<G> m = de_make_trial(a, i);
-        evaluate_one<1>(kp, static_cast<const G*>(trial), obj, vio, key);
+        // Evaluated once, or twice when the trial is infeasible and repaired (one copy of the evaluation's code).
+        for (bool repaired = false;; repaired = true) {
+          evaluate_one<1>(kp, static_cast<const G*>(trial), obj, vio, key);
+          if (repaired || !repairs_trial(a, i, vio)) break;
+          repairs = repair_in_place(kp, a.repair_scratch, i, trial) + 1;
+        }
         if (dynamic_rule(kp.rule)) key = rank_key_of(kp, obj, vio);
         trial_F = m.F;
         trial_CR = m.CR;
@@ -684,6 +784,7 @@ __device__ __forceinline__ void de_targets(const de_args<Problem>& a) {
       a.tile_success[i / kShadeSumTargets] = s;
     }
     mine.write(a.totals, a.cands, a.best);
+    if (a.repair_scratch != nullptr) add_repairs(a.repair_count, repairs);  // uniform: the launch repairs or not
   }
 }
 
@@ -821,6 +922,11 @@ __device__ __forceinline__ void finish_generation(const finish_args<G, F>& a) {
     s.objective_sum = sum;
     s.feasible = feasible;
     s.not_a_number = nan;
+    s.repair_evaluations = 0;
+    if (a.repair_count) {  // the variation kernel's repairs since the last summary
+      s.repair_evaluations = *a.repair_count;
+      *a.repair_count = 0;
+    }
     s.best_key = first.key;
     s.best_slot = first.slot;
     s.best_objective = pop.objective[first.slot];
