@@ -179,14 +179,16 @@ std::vector<std::string> nvrtc_options(const std::vector<std::string>& includes)
   return o;
 }
 
-/// Link time is nearly all optimizing and assembling kernels: keep only the three the run launches
-/// (expr_kernels_used) of the ten prebuilt (4.5–5.8 s → about 0.5–1.2 s measured on the development machine).
-std::vector<std::string> nvjitlink_options(const program& p, int sm, bool differential_evolution) {
+/// Link time is nearly all optimizing and assembling kernels: keep only the three (four for islands mixing GA and
+/// DE) the run launches (expr_kernels_used) of the ten prebuilt (4.5–5.8 s → about 0.5–1.2 s measured on the
+/// development machine).
+std::vector<std::string> nvjitlink_options(const program& p, int sm, const device_jit_options& options) {
   // -fma=0: with -lto the machine code is generated here, at link time, and nvJitLink contracts a*b+c into FMAs by
   // default whatever NVRTC's --fmad=false said (measured on an H100: the spring's ill-conditioned constraint then
   // differed from the interpreter by more than 1e-12 at 1 point in 10,000). Off, every operation rounds as on the CPU.
   std::vector<std::string> o{"-lto", "-arch=sm_" + std::to_string(sm), "-fma=0"};
-  for (const std::string& name : fusedga::detail::expr_kernels_used(p, differential_evolution))
+  for (const std::string& name :
+       fusedga::detail::expr_kernels_used(p, options.genetic_algorithm, options.differential_evolution))
     o.push_back("-kernels-used=" + name);
   return o;
 }
@@ -224,7 +226,7 @@ std::vector<char> device_jit_image(const program& p, int sm, const device_jit_op
       generate_device_source(p, std::is_same_v<Real, float> ? "float" : "double", options.jacobian);
   const std::string kernels = prebuilt_kernels<Real>();
   const std::vector<std::string> nvrtc = nvrtc_options(includes);
-  const std::vector<std::string> link = nvjitlink_options(p, sm, options.differential_evolution);
+  const std::vector<std::string> link = nvjitlink_options(p, sm, options);
 
   std::string material = "fusedga-gpu-jit version " FUSEDGA_VERSION_STRING "\n" + device_jit_identity() +
                          "\nsm " + std::to_string(sm) + "\nkernels " + detail::sha256_hex(kernels) + "\n";

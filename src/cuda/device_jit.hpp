@@ -25,7 +25,8 @@ namespace fusedga::expr {
 struct device_jit_options {
   std::string cache_dir;                  ///< empty: $XDG_CACHE_HOME/fusedga (as the CPU JIT)
   std::vector<std::string> include_dirs;  ///< empty: the FusedGA headers this library was built or installed with
-  bool differential_evolution = false;    ///< link the DE kernel instead of the GA's offspring kernel (ga.algorithm: de)
+  bool genetic_algorithm = true;          ///< link the GA's offspring kernel (an island with ga.algorithm: ga)
+  bool differential_evolution = false;    ///< link the DE kernel (an island with ga.algorithm: de)
   bool jacobian = false;                  ///< generate the constraints' Jacobian (the run's gradient repair reads it)
   std::function<void(const std::string&)> on_notice = nullptr;  ///< the cache's one-line notices (a refused entry, ...)
 };
@@ -47,10 +48,9 @@ int device_jit_lto_arch();
 
 /**
  * A cubin for compute capability `sm` (e.g. 90 for H100, ≥ device_jit_lto_arch())
- * holding the three kernels a run of `p` launches (expr_module.hpp:
- * expr_kernels_used(p, options.differential_evolution)), with `p`'s objective and constraints in Real (float or
- * double) inlined. Thread-safe
- * (distinct temp files; rename is atomic).
+ * holding the kernels a run of `p` launches (expr_module.hpp:
+ * expr_kernels_used(p, options.genetic_algorithm, options.differential_evolution)), with `p`'s objective and
+ * constraints in Real (float or double) inlined. Thread-safe (distinct temp files; rename is atomic).
  * @throws fusedga::error when the headers are missing, when NVRTC or
  *   nvJitLink fails (with its log), or when the cache directory cannot be
  *   created or is not private.

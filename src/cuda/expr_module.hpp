@@ -22,39 +22,44 @@ inline std::string expr_kernel_name(const char* kernel, Sense s) {
 }
 
 /**
- * The three prebuilt kernels a run of `p` launches: init and evaluate of its
- * sense, and the offspring kernel its genome length takes (the engine's
- * cuda_geometry::short_genome) — or, with `differential_evolution`
- * (ga.algorithm: de), the DE kernel. The GPU JIT links only these
- * (nvJitLink -kernels-used: a sixth of the link time of all ten).
+ * The prebuilt kernels a run of `p` launches: init and evaluate of its sense, and the variation kernels of the
+ * algorithms its islands run — with `genetic_algorithm` the offspring kernel its genome length takes (the
+ * engine's cuda_geometry::short_genome), with `differential_evolution` the DE kernel (both for islands that mix
+ * `ga.algorithm` ga and de). The GPU JIT links only these (nvJitLink -kernels-used: a sixth of the link time of
+ * all ten).
  */
-inline std::vector<std::string> expr_kernels_used(const expr::program& p, bool differential_evolution = false) {
-  const char* offspring = differential_evolution                          ? "de"
-                          : cuda_geometry::short_genome(p.dimension()) ? "offspring_short"
-                                                                          : "offspring_long";
-  return {expr_kernel_name("init", p.sense), expr_kernel_name("evaluate", p.sense),
-          expr_kernel_name(offspring, p.sense)};
+inline std::vector<std::string> expr_kernels_used(const expr::program& p, bool genetic_algorithm = true,
+                                                  bool differential_evolution = false) {
+  std::vector<std::string> used{expr_kernel_name("init", p.sense), expr_kernel_name("evaluate", p.sense)};
+  if (genetic_algorithm)
+    used.push_back(
+        expr_kernel_name(cuda_geometry::short_genome(p.dimension()) ? "offspring_short" : "offspring_long", p.sense));
+  if (differential_evolution) used.push_back(expr_kernel_name("de", p.sense));
+  return used;
 }
 
 /**
  * A linked GPU JIT image of `p` loaded as a CUDA library
  * (cudaLibraryLoadData: not tied to one context), with the kernels of
- * expr_kernels_used(p, differential_evolution); the variation kernels it
+ * expr_kernels_used(p, genetic_algorithm, differential_evolution); the variation kernels it
  * does not use are null. Not copyable; must outlive every engine that runs its kernels.
  * Needs a usable GPU.
  * @throws cuda_error when the image cannot be loaded or lacks a kernel.
  */
 class cuda_expr_module {
  public:
-  cuda_expr_module(const std::vector<char>& image, const expr::program& p, bool differential_evolution = false) {
+  cuda_expr_module(const std::vector<char>& image, const expr::program& p, bool genetic_algorithm = true,
+                   bool differential_evolution = false) {
     FUSEDGA_CUDA_TRY(cudaLibraryLoadData(&library_, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
     try {
-      const std::vector<std::string> used = expr_kernels_used(p, differential_evolution);
-      kernels_.init = kernel(used[0]);
-      kernels_.evaluate = kernel(used[1]);
-      (differential_evolution                         ? kernels_.de
-       : cuda_geometry::short_genome(p.dimension()) ? kernels_.offspring_short
-                                                      : kernels_.offspring_long) = kernel(used[2]);
+      kernels_.init = kernel(expr_kernel_name("init", p.sense));
+      kernels_.evaluate = kernel(expr_kernel_name("evaluate", p.sense));
+      if (genetic_algorithm) {
+        const bool short_genome = cuda_geometry::short_genome(p.dimension());
+        (short_genome ? kernels_.offspring_short : kernels_.offspring_long) =
+            kernel(expr_kernel_name(short_genome ? "offspring_short" : "offspring_long", p.sense));
+      }
+      if (differential_evolution) kernels_.de = kernel(expr_kernel_name("de", p.sense));
     } catch (...) {
       cudaLibraryUnload(library_);
       throw;

@@ -58,21 +58,24 @@ auto with_problem(const expr::program& p, const evaluators<Real>& e, F&& f) {
 }
 
 #if defined(FUSEDGA_WITH_CUDA)
-/// The GPU JIT's module for `p` on GPU 0: the problem linked into the kernels for its architecture, loaded
-/// (the DE kernel instead of the GA's offspring kernel with `differential_evolution`); the cache's notices
-/// go to `on_notice`.
+/// The GPU JIT's module for `p` on GPU 0: the problem linked into the kernels for its architecture, loaded, with
+/// the variation kernels of the algorithms the run's islands use (the GA's offspring kernel with
+/// `genetic_algorithm`, the DE kernel with `differential_evolution`) and, with `jacobian`, the constraints'
+/// Jacobian for the gradient repair; the cache's notices go to `on_notice`.
 template <class Real>
-std::shared_ptr<cuda_expr_module> gpu_module(const expr::program& p, bool differential_evolution = false,
+std::shared_ptr<cuda_expr_module> gpu_module(const expr::program& p, bool genetic_algorithm = true,
+                                             bool differential_evolution = false,
                                              const std::function<void(const std::string&)>& on_notice = {},
                                              bool jacobian = false) {
   const cuda_device_status gpu = probe_cuda_device(0);
   if (!gpu.usable) throw backend_unavailable("backend cuda: no usable GPU: " + gpu.reason);
   expr::device_jit_options options;
+  options.genetic_algorithm = genetic_algorithm;
   options.differential_evolution = differential_evolution;
-  options.jacobian = jacobian;
   options.on_notice = on_notice;
+  options.jacobian = jacobian;
   return std::make_shared<cuda_expr_module>(
-      expr::device_jit_image<Real>(p, gpu.compute_major * 10 + gpu.compute_minor, options), p,
+      expr::device_jit_image<Real>(p, gpu.compute_major * 10 + gpu.compute_minor, options), p, genetic_algorithm,
       differential_evolution);
 }
 

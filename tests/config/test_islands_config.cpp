@@ -268,20 +268,29 @@ backend: serial
   CHECK(r.islands[0].evaluations != r.islands[1].evaluations);  // DE evaluates N children, the GA N - elitism
 }
 
-TEST_CASE("ga.islands: a variant's gradient repair makes the GPU JIT build the Jacobian (any_repair)",
+TEST_CASE("ga.islands: the GPU JIT's module serves every island: the variants' algorithms and repair decide it",
           "[config][islands]") {
-  // The GPU JIT's module serves every island: one island's repair needs the Jacobian in it.
-  const run_config cfg =
-      parse_config(quadratic +
-                       "ga:\n  algorithm: de\n  population: 40\n  islands:\n    count: 2\n    variants:\n"
-                       "      - {algorithm: de}\n"
-                       "      - {algorithm: ga, constraint_handling: {gradient_repair: {rate: 0.1}}}\n",
-                   "run.yaml");
+  // One island's repair needs the Jacobian in the module, and each island's algorithm its variation kernel.
+  run_config cfg = parse_config(quadratic +
+                                    "ga:\n  algorithm: de\n  population: 40\n  islands:\n    count: 2\n    variants:\n"
+                                    "      - {algorithm: de}\n"
+                                    "      - {algorithm: ga, constraint_handling: {gradient_repair: {rate: 0.1}}}\n",
+                                "run.yaml");
   CHECK(cfg.ga.constraints.gradient_repair.rate == 0);
   CHECK(detail::any_repair(cfg));
+  CHECK(detail::any_algorithm(cfg, algorithm_kind::ga));
+  CHECK(detail::any_algorithm(cfg, algorithm_kind::de));
+  // The variants replace the run's own settings: a run-level repair no island runs does not count.
+  cfg.ga.islands.variants[1].constraints.gradient_repair.rate = 0;
+  cfg.ga.constraints.gradient_repair.rate = 0.5;
+  CHECK_FALSE(detail::any_repair(cfg));
+  cfg.ga.islands.variants[1].algorithm = algorithm_kind::de;
+  CHECK_FALSE(detail::any_algorithm(cfg, algorithm_kind::ga));
   run_config plain = parse_config(quadratic + "ga: {algorithm: de, constraint_handling: {gradient_repair: {rate: 0.2}}}\n",
                                   "run.yaml");
   CHECK(detail::any_repair(plain));
+  CHECK(detail::any_algorithm(plain, algorithm_kind::de));
+  CHECK_FALSE(detail::any_algorithm(plain, algorithm_kind::ga));
   plain.ga.constraints.gradient_repair.rate = 0;
   CHECK_FALSE(detail::any_repair(plain));
 }

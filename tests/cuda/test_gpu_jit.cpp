@@ -166,6 +166,7 @@ TEST_CASE(
   CHECK(without.find("__trap()") != std::string::npos);
   CHECK(with.find("__trap()") == std::string::npos);
   expr::device_jit_options o{temp.dir(), {}};
+  o.genetic_algorithm = false;
   o.differential_evolution = true;
   o.jacobian = true;
   expr::device_jit_stats stats;
@@ -179,6 +180,27 @@ TEST_CASE(
   CHECK_FALSE(plain_stats.cache_hit);
   CHECK(plain_stats.image_path != stats.image_path);
   CHECK(contains(expr::device_jit_image<float>(p, 90, o), detail::expr_kernel_name("de", p.sense)));
+}
+
+TEST_CASE("gpu jit: islands that mix the GA and DE get both variation kernels in one image (no GPU needed)",
+          "[cuda][jit][islands]") {
+  const expr_test::temp_cache temp;
+  const run_config cfg = load("expr-seed-constrained-quadratic.yaml");
+  const expr::program& p = *cfg.problem.expression;
+  const std::vector<std::string> both = detail::expr_kernels_used(p, true, true);
+  REQUIRE(both.size() == 4);
+  CHECK(both[3] == detail::expr_kernel_name("de", p.sense));
+  CHECK(detail::expr_kernels_used(p, false, true).size() == 3);
+  expr::device_jit_options o{temp.dir(), {}};
+  o.differential_evolution = true;  // and genetic_algorithm, by default
+  const std::vector<char> image = expr::device_jit_image<double>(p, 90, o);
+  for (const std::string& name : both) {
+    INFO(name);
+    CHECK(contains(image, name));
+  }
+  // Each run's image has only its own: a DE run's lacks the GA's offspring kernel.
+  o.genetic_algorithm = false;
+  CHECK_FALSE(contains(expr::device_jit_image<double>(p, 90, o), both[2]));
 }
 
 TEST_CASE("gpu jit: the cache hits on the second call, rebuilds a tampered image, and is private", "[cuda][jit]") {

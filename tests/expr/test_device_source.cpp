@@ -124,52 +124,49 @@ void check_jacobian_against_interpreter(const expr::program& p, const std::strin
   CHECK(mismatches == 0);
 }
 
+/// Calls check(program, name, compiler, scratch directory) for every configs/expr-*.yaml and
+/// tests/expr/device_coverage.yaml (equalities, nested reductions, the math functions); without a host C++ compiler
+/// warns and checks nothing (returns false).
+template <class Check>
+bool for_each_expression_config(Check&& check) {
+  std::string why;
+  const std::string compiler = expr::find_compiler({}, &why);
+  if (compiler.empty()) {
+    WARN("skipped: no host C++ compiler (" << why << ")");
+    return false;
+  }
+  const expr_test::temp_cache scratch;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(FUSEDGA_SOURCE_DIR) + "/configs")) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("expr-", 0) != 0) continue;
+    const run_config cfg = load_config(entry.path().string());
+    check(*cfg.problem.expression, name, compiler, scratch.path);
+  }
+  const run_config coverage = load_config(std::string(FUSEDGA_SOURCE_DIR) + "/tests/expr/device_coverage.yaml");
+  REQUIRE(coverage.problem.expression->equality_count() == 2);
+  check(*coverage.problem.expression, "device_coverage.yaml", compiler, scratch.path);
+  return true;
+}
+
 }  // namespace
 
 TEST_CASE(
     "gpu jit source: compiled for the host, the constraints' values and Jacobian (a repairing run's source) equal "
     "the Jacobian interpreter's bitwise at 1,000 points, for every constrained expression config",
     "[expr][jit][jacobian]") {
-  std::string why;
-  const std::string compiler = expr::find_compiler({}, &why);
-  if (compiler.empty()) {
-    WARN("skipped: no host C++ compiler (" << why << ")");
-    return;
-  }
-  const expr_test::temp_cache scratch;
   int checked = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(FUSEDGA_SOURCE_DIR) + "/configs")) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("expr-", 0) != 0) continue;
-    const run_config cfg = load_config(entry.path().string());
-    const expr::program& p = *cfg.problem.expression;
-    if (p.inequality_count() + p.equality_count() == 0) continue;
-    check_jacobian_against_interpreter(p, name, compiler, scratch.path);
+  const bool ran = for_each_expression_config([&](const expr::program& p, const std::string& name,
+                                                  const std::string& compiler, const std::filesystem::path& dir) {
+    if (p.inequality_count() + p.equality_count() == 0) return;
+    check_jacobian_against_interpreter(p, name, compiler, dir);
     ++checked;
-  }
-  CHECK(checked >= 2);
-  const run_config coverage = load_config(std::string(FUSEDGA_SOURCE_DIR) + "/tests/expr/device_coverage.yaml");
-  check_jacobian_against_interpreter(*coverage.problem.expression, "device_coverage.yaml", compiler, scratch.path);
+  });
+  if (ran) CHECK(checked >= 3);
 }
 
 TEST_CASE(
     "gpu jit source: compiled for the host, the objective and violation equal the interpreter's at 10,000 "
     "points, for every expression config and tests/expr/device_coverage.yaml",
     "[expr][jit]") {
-  std::string why;
-  const std::string compiler = expr::find_compiler({}, &why);
-  if (compiler.empty()) {
-    WARN("skipped: no host C++ compiler (" << why << ")");
-    return;
-  }
-  const expr_test::temp_cache scratch;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(FUSEDGA_SOURCE_DIR) + "/configs")) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("expr-", 0) != 0) continue;
-    const run_config cfg = load_config(entry.path().string());
-    check_against_interpreter(*cfg.problem.expression, name, compiler, scratch.path);
-  }
-  const run_config coverage = load_config(std::string(FUSEDGA_SOURCE_DIR) + "/tests/expr/device_coverage.yaml");
-  REQUIRE(coverage.problem.expression->equality_count() == 2);
-  check_against_interpreter(*coverage.problem.expression, "device_coverage.yaml", compiler, scratch.path);
+  for_each_expression_config(check_against_interpreter);
 }
