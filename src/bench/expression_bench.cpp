@@ -11,7 +11,6 @@
 #include "registry/expression_evaluators.hpp"
 #if defined(FUSEDGA_WITH_CUDA)
 #include "bench/cuda_bench_entry.hpp"
-#include "registry/entry.hpp"
 #endif
 
 namespace fusedga::detail {
@@ -22,11 +21,7 @@ namespace {
 template <class Real>
 std::unique_ptr<cuda_bench_target> cuda_bench_expression(const run_config& cfg) {
   const std::shared_ptr<const expr::program> p = cfg.problem.expression;
-  // The kernels a run of cfg launches, as registry/expression.cpp links them: each island's variation kernel (DE,
-  // auto's default, included) and the Jacobian when an island repairs.
-  const bool repair = any_repair(cfg) && p->inequality_count() + p->equality_count() > 0;
-  const std::shared_ptr<cuda_expr_module> module =
-      gpu_module<Real>(*p, any_algorithm(cfg, algorithm_kind::ga), any_algorithm(cfg, algorithm_kind::de), {}, repair);
+  const std::shared_ptr<cuda_expr_module> module = gpu_module<Real>(cfg);  // the kernels a run of cfg launches
   auto inner =
       with_gpu_problem<Real>(*p, *module, [&](const auto& problem) { return make_cuda_bench_target(problem, cfg); });
   return std::make_unique<holding_cuda_bench_target>(

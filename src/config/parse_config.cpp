@@ -788,7 +788,7 @@ void read_island_variants(const std::optional<located>& ga_section, const proble
 }
 
 /// The gradient repair default of `ga.algorithm: auto` chosen as DE: rate 0.2 on a constrained problem on the
-/// CPU backends; 0 on the GPU (`backend: cuda`, or `auto` resolving to it), where the DE kernel's repair has run
+/// CPU backends; 0 on the GPU (`backend: cuda`, or `auto` resolving to it), where the kernels' repair has run
 /// only on the kernel emulator: its speed and memory on a GPU are not yet measured (docs/cuda.md).
 void resolve_auto_repair(run_config& cfg, const problem_entry& problem, const ga_given& given) {
   if (!given.automatic || cfg.ga.algorithm != algorithm_kind::de || given.repair_rate) return;

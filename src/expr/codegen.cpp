@@ -426,7 +426,7 @@ std::string generate_device_source(const program& p, const std::string& real_typ
     out += "\nnamespace fusedga_jacobian {\n" + generate_jacobian_source(build_jacobian(p), real_type, "device", name) +
            "}  // namespace fusedga_jacobian\n";
   } else {
-    // The DE kernel references it; it is called only when the run repairs, which builds the real one.
+    // The GA's and DE's kernels reference it; they call it only when the run repairs, which builds the real one.
     out += "extern \"C\" __device__ void " + name + "(const R*, R*, R*) {\n#if defined(__CUDA_ARCH__)\n" +
            "  __trap();  // built without the Jacobian (gradient repair off): never called\n#endif\n}\n";
   }

@@ -23,27 +23,6 @@
 
 namespace fusedga::detail {
 
-/// Whether `test` holds for the options some island of the run runs with: each heterogeneous island's variant
-/// (ga.islands.variants, which replace the run's operators and constraint handling), else the run's own.
-template <class Test>
-bool any_island(const run_config& cfg, Test&& test) {
-  const auto& variants = cfg.ga.islands.variants;
-  if (variants.empty()) return test(cfg.ga);
-  for (const ga_options& v : variants)
-    if (test(v)) return true;
-  return false;
-}
-
-/// Whether any island of the run repairs: the GPU JIT then builds the constraints' Jacobian into its kernels.
-inline bool any_repair(const run_config& cfg) {
-  return any_island(cfg, [](const ga_options& o) { return o.constraints.gradient_repair.rate > 0; });
-}
-
-/// Whether any island of the run runs `algorithm`: the GPU JIT links that algorithm's variation kernel.
-inline bool any_algorithm(const run_config& cfg, algorithm_kind algorithm) {
-  return any_island(cfg, [&](const ga_options& o) { return o.algorithm == algorithm; });
-}
-
 /// What identifies the problem of `cfg` in a checkpoint: the built-in's name and parameters, or the
 /// expression problem as parsed (normalized expressions, bounds, constraint forms).
 std::string checkpoint_problem_id(const run_config& cfg);

@@ -74,9 +74,7 @@ namespace {
 template <class Real>
 Result run_expression_gpu(const run_config& cfg, const run_hooks& hooks, int& threads) {
   const expr::program& p = *cfg.problem.expression;
-  const bool repair = any_repair(cfg) && p.inequality_count() + p.equality_count() > 0;
-  const std::shared_ptr<cuda_expr_module> module = gpu_module<Real>(
-      p, any_algorithm(cfg, algorithm_kind::ga), any_algorithm(cfg, algorithm_kind::de), hooks.on_notice, repair);
+  const std::shared_ptr<cuda_expr_module> module = gpu_module<Real>(cfg, hooks.on_notice);
   const ga_options o = run_options(cfg, hooks);
   return with_gpu_problem<Real>(p, *module,
                                 [&](const auto& problem) { return solve_on_cuda(problem, o, cfg, hooks, threads); });

@@ -57,26 +57,45 @@ auto with_problem(const expr::program& p, const evaluators<Real>& e, F&& f) {
   return f(expr::expression_problem<Real, Sense::minimize>{&p, &e.engine(), e.interpreter.get(), e.jacobian.get()});
 }
 
+/// Whether `test` holds for the options some island of the run runs with: each heterogeneous island's variant
+/// (ga.islands.variants, which replace the run's operators and constraint handling), else the run's own.
+template <class Test>
+bool any_island(const run_config& cfg, Test&& test) {
+  const auto& variants = cfg.ga.islands.variants;
+  if (variants.empty()) return test(cfg.ga);
+  for (const ga_options& v : variants)
+    if (test(v)) return true;
+  return false;
+}
+
+/// Whether any island of the run repairs: the GPU JIT then builds the constraints' Jacobian into its kernels.
+inline bool any_repair(const run_config& cfg) {
+  return any_island(cfg, [](const ga_options& o) { return o.constraints.gradient_repair.rate > 0; });
+}
+
+/// Whether any island of the run runs `algorithm`: the GPU JIT links that algorithm's variation kernel.
+inline bool any_algorithm(const run_config& cfg, algorithm_kind algorithm) {
+  return any_island(cfg, [&](const ga_options& o) { return o.algorithm == algorithm; });
+}
+
 #if defined(FUSEDGA_WITH_CUDA)
-/// The GPU JIT's module for `p` on GPU 0: the problem linked into the kernels for its architecture, loaded, with
-/// the variation kernels of the algorithms the run's islands use (the GA's offspring kernel with
-/// `genetic_algorithm`, the DE kernel with `differential_evolution`) and, with `jacobian`, the constraints'
-/// Jacobian for the gradient repair; the cache's notices go to `on_notice`.
+/// The GPU JIT's module for a run of `cfg`'s expression problem on GPU 0: the problem linked into the kernels for
+/// its architecture, loaded, with the variation kernel of each algorithm its islands run and, when one of them
+/// repairs, the constraints' Jacobian; the cache's notices go to `on_notice`.
 template <class Real>
-std::shared_ptr<cuda_expr_module> gpu_module(const expr::program& p, bool genetic_algorithm = true,
-                                             bool differential_evolution = false,
-                                             const std::function<void(const std::string&)>& on_notice = {},
-                                             bool jacobian = false) {
+std::shared_ptr<cuda_expr_module> gpu_module(const run_config& cfg,
+                                             const std::function<void(const std::string&)>& on_notice = {}) {
+  const expr::program& p = *cfg.problem.expression;
   const cuda_device_status gpu = probe_cuda_device(0);
   if (!gpu.usable) throw backend_unavailable("backend cuda: no usable GPU: " + gpu.reason);
   expr::device_jit_options options;
-  options.genetic_algorithm = genetic_algorithm;
-  options.differential_evolution = differential_evolution;
+  options.genetic_algorithm = any_algorithm(cfg, algorithm_kind::ga);
+  options.differential_evolution = any_algorithm(cfg, algorithm_kind::de);
+  options.jacobian = any_repair(cfg);  // generate_device_source adds none to an unconstrained problem
   options.on_notice = on_notice;
-  options.jacobian = jacobian;
   return std::make_shared<cuda_expr_module>(
-      expr::device_jit_image<Real>(p, gpu.compute_major * 10 + gpu.compute_minor, options), p, genetic_algorithm,
-      differential_evolution);
+      expr::device_jit_image<Real>(p, gpu.compute_major * 10 + gpu.compute_minor, options), p,
+      options.genetic_algorithm, options.differential_evolution);
 }
 
 /// Calls f(expr_device_problem<Real, S>) with S the program's sense.

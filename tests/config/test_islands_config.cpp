@@ -13,6 +13,7 @@
 #include "fusedga/islands/migration.hpp"
 #include "fusedga/islands/solve_islands.hpp"
 #include "registry/entry.hpp"
+#include "registry/expression_evaluators.hpp"
 
 using namespace fusedga;
 
