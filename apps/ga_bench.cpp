@@ -6,9 +6,11 @@
 //            [--set key=value ...] [--workloads eval,generation]
 //            [--tiers object,unfused,fused] [--json FILE] [--report DIR] [--quiet]
 //   ga-bench PROBLEM_OR_CONFIG --workloads islands [--islands 1,4,16,64] [--weak] [--epochs E] [--sizes ...]
-//            [--backends ...] [--threads ...] [--set ga.islands.migration.every=10 ...] [--json FILE]   (also under mpirun -np R)
+//            [--backends ...] [--threads ...] [--set ga.islands.migration.every=10 ...] [--json FILE]   (also under
+//            mpirun -np R)
 //   ga-bench --compare A.json B.json
-//   ga-bench --quality SUITE.yaml [--seeds 25] [--budget 500000] [--methods a,b] [--problems a,b] [--stop-at-target]
+//   ga-bench --quality SUITE.yaml [--seeds 25] [--budget 500000|cec2020] [--methods a,b] [--problems a,b]
+//   [--stop-at-target]
 //            [--report DIR] [--python python3]      (docs/quality.md)
 //
 // Exit status: 0 ok, 2 usage or config error (unreadable or invalid --compare
@@ -195,7 +197,10 @@ int run(int argc, char** argv, const fusedga::apps::mpi_world& world) {
                  "configs/quality/suite.yaml) with the pagmo and pymoo peers; see docs/quality.md");
   app.add_option("--seeds", quality.seeds, "--quality: seeds per problem and method, 1..N (default 25)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--budget", quality.budget, "--quality: evaluations per run (default 500000)")->check(CLI::PositiveNumber);
+  std::string budget_text;
+  app.add_option("--budget", budget_text,
+                 "--quality: evaluations per run (default 500000), or cec2020: by dimension as the CEC 2020 real-world "
+                 "competition (10^5 for d <= 10, 2*10^5 <= 30, 4*10^5 <= 50, 8*10^5 <= 150, 10^6 above)");
   app.add_option("--methods", quality.methods,
                  "--quality: methods to run, comma-separated: the suite's methods file names, pagmo-sade, pagmo-de1220, "
                  "pagmo-gaco, pagmo-cstrs-de, pymoo-ga, pymoo-de (default all)")
@@ -265,6 +270,7 @@ int run(int argc, char** argv, const fusedga::apps::mpi_world& world) {
   if (!quality_suite_path.empty()) {
     if (!target_name.empty()) throw config_error("--quality SUITE takes no problem argument (use --problems)");
     if (!report_dir.empty()) fusedga::check_report_dir(report_dir);
+    if (!budget_text.empty()) quality.budget = fusedga::parse_quality_budget(budget_text);
     const fusedga::quality_suite suite = fusedga::load_quality_suite(quality_suite_path);
     quality.pymoo_script = fusedga::default_pymoo_script();
     char work[] = "/tmp/fusedga-quality-XXXXXX";

@@ -52,7 +52,7 @@ std::vector<quality_run> run_pymoo(const quality_options& o, const quality_probl
     return {};
   }
   const expr::detail::process_result r = expr::detail::run_process(
-      {python, o.pymoo_script, "--module", module, "--out", out, "--budget", std::to_string(o.budget), "--seeds",
+      {python, o.pymoo_script, "--module", module, "--out", out, "--budget", std::to_string(info.budget), "--seeds",
        std::to_string(o.seeds), "--algorithms", algo_list, "--eps", fmt::format("{:.17g}", eps), "--population",
        std::to_string(o.peer_population), "--jobs", std::to_string(o.peer_jobs)});
   if (r.exit_code != 0) {
@@ -129,11 +129,11 @@ quality_results run_quality(const quality_suite& suite, const quality_options& o
   bool pymoo_ok = !pymoo_run.empty();
 
   res.notes.push_back(fmt::format(
-      "Budget {} evaluations per run. FusedGA methods: stop.evaluations = the budget, never exceeded (a generation "
+      "Budget {}. FusedGA methods: stop.evaluations = the budget, never exceeded (a generation "
       "that would exceed it is not run; restarts included; with gradient repair the last generation's repair "
       "evaluations may pass it), with no generation limit. Peers: population {}, stopped "
       "at the first generation that reaches the budget.",
-      o.budget, o.peer_population));
+      o.budget.describe(), o.peer_population));
   if (o.stop_at_target)
     res.notes.push_back(
         "--stop-at-target: FusedGA runs stopped once within half the success threshold of f* (stop.target); success "
@@ -148,8 +148,15 @@ quality_results run_quality(const quality_suite& suite, const quality_options& o
     if (!q.best_x.empty() && static_cast<int>(q.best_x.size()) != program.dimension())
       throw config_error(fmt::format("{}: best_x has {} values, the problem {} genes", suite.path, q.best_x.size(),
                                      program.dimension()));
-    quality_problem_info info{q.id, base.problem.builtin, program.dimension(), program.inequality_count(),
-                              program.equality_count(), q.best_known, program.sense == Sense::maximize, q.source};
+    quality_problem_info info{q.id,
+                              base.problem.builtin,
+                              program.dimension(),
+                              o.budget.for_dimension(program.dimension()),
+                              program.inequality_count(),
+                              program.equality_count(),
+                              q.best_known,
+                              program.sense == Sense::maximize,
+                              q.source};
     res.problems.push_back(info);
     const double eps = base.ga.constraints.equality_tolerance;
     res.equality_tolerance = eps;
@@ -159,7 +166,7 @@ quality_results run_quality(const quality_suite& suite, const quality_options& o
         run_config cfg = load_config(q.config, m.overrides);
         cfg.ga.seed = static_cast<std::uint64_t>(seed);
         cfg.ga.generations = std::numeric_limits<int>::max();  // the budget ends the run
-        cfg.ga.stop.evaluations = o.budget;
+        cfg.ga.stop.evaluations = info.budget;
         if (o.stop_at_target) {
           const double half = success_threshold(q.best_known, suite.tolerance) / 2;
           cfg.ga.stop.target = info.maximize ? q.best_known - half : q.best_known + half;
@@ -177,7 +184,8 @@ quality_results run_quality(const quality_suite& suite, const quality_options& o
     }
     for (const std::string& m : pagmo_run) {
       for (int seed = 1; seed <= o.seeds; ++seed) {
-        const peer_trace t = run_pagmo(m, program, eps, o.budget, static_cast<std::uint64_t>(seed), o.peer_population);
+        const peer_trace t =
+            run_pagmo(m, program, eps, info.budget, static_cast<std::uint64_t>(seed), o.peer_population);
         res.runs.push_back(assess_run(q.id, m, static_cast<std::uint64_t>(seed), t.samples, q.best_known,
                                       info.maximize, suite.tolerance, t.evaluations, t.wall_s));
       }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/quality_budget.hpp"
 #include "bench/quality_metrics.hpp"
 #include "bench/quality_suite.hpp"
 
@@ -16,7 +17,7 @@ namespace fusedga {
 
 /// What to run.
 struct quality_options {
-  std::uint64_t budget = 500000;       ///< evaluations per run
+  quality_budget budget;               ///< evaluations per run (one number, or by dimension)
   int seeds = 25;                      ///< seeds 1..seeds
   std::vector<std::string> problems;   ///< problem ids to run (empty = all)
   std::vector<std::string> methods;    ///< method names to run, peers included (empty = all methods, all peers)
@@ -36,6 +37,7 @@ struct quality_problem_info {
   std::string id;
   std::string name;        ///< problem.name of the config
   int dimension = 0;
+  std::uint64_t budget = 0;  ///< evaluations per run on this problem (quality_budget::for_dimension)
   int inequalities = 0;
   int equalities = 0;
   double best_known = 0;
@@ -53,7 +55,7 @@ struct quality_method_info {
 /// Everything measured.
 struct quality_results {
   std::string suite;
-  std::uint64_t budget = 0;
+  quality_budget budget;
   int seeds = 0;
   double tolerance = 1e-4;
   double equality_tolerance = 1e-4;
@@ -68,9 +70,9 @@ std::string default_pymoo_script();
 
 /**
  * Runs the suite. FusedGA methods: each problem's config loaded with the method's overrides, seed = 1..seeds,
- * `stop.evaluations` = the budget (no generation limit), through fusedga::run (the registry, in process; seeds one after
- * another). Peers: pagmo (when built) and pymoo (when `pymoo_script` is set and Python with pymoo runs), each
- * on the same expressions; a peer that cannot run adds a note instead of runs.
+ * `stop.evaluations` = the problem's budget (no generation limit), through fusedga::run (the registry, in process;
+ * seeds one after another). Peers: pagmo (when built) and pymoo (when `pymoo_script` is set and Python with pymoo
+ * runs), each on the same expressions; a peer that cannot run adds a note instead of runs.
  * @throws config_error for an unknown problem or method name, a config that fails to load, or a problem that is
  *         not an expression problem (peers need its expressions); error when a run fails.
  */

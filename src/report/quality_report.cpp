@@ -80,14 +80,14 @@ std::string quality_markdown(const quality_results& r, const std::string& comman
   std::string out = "# Solution quality\n\n";
   if (!command.empty()) out += "```sh\n" + command + "\n```\n\n";
   out += fmt::format(
-      "Suite `{}`: {} problems, {} methods, {} seeds each, budget {} evaluations per run.\n\n"
+      "Suite `{}`: {} problems, {} methods, {} seeds each, budget {}.\n\n"
       "**Measure.** error = f(x_best) − f* for the best point found by the feasibility rules (equalities met "
       "within eps = {:g}); success = feasible and error ≤ {:g} · max(1, |f*|) (relative above |f*| = 1, absolute "
       "below; a negative error, a point better than f* within the equality tolerance, counts as success). "
       "Time to target = evaluations and wall time of the first generation at which the run succeeded; medians over "
       "the successful runs. Every method evaluates the same expressions: FusedGA through its JIT or interpreter, "
       "pagmo through the reference evaluator in process, pymoo through NumPy code generated from the same AST.\n\n",
-      r.suite, r.problems.size(), r.methods.size(), r.seeds, r.budget, r.equality_tolerance, r.tolerance);
+      r.suite, r.problems.size(), r.methods.size(), r.seeds, r.budget.describe(), r.equality_tolerance, r.tolerance);
   for (const auto& n : r.notes) out += "- " + n + "\n";
   out += "\n## Methods\n\n| method | kind | what |\n|---|---|---|\n";
   for (const auto& m : r.methods) out += fmt::format("| {} | {} | {} |\n", m.name, m.kind, m.description);
@@ -123,8 +123,10 @@ std::string quality_markdown(const quality_results& r, const std::string& comman
   }
   out += "\n## Per problem\n";
   for (const auto& p : r.problems) {
-    out += fmt::format("\n### {} — {}\n\n{} variables, {} inequality and {} equality constraints; f* = {:.10g} ({}).\n\n",
-                       p.id, p.name, p.dimension, p.inequalities, p.equalities, p.best_known, p.source);
+    out += fmt::format(
+        "\n### {} — {}\n\n{} variables, {} inequality and {} equality constraints; f* = {:.10g} ({}); budget {} "
+        "evaluations per run.\n\n",
+        p.id, p.name, p.dimension, p.inequalities, p.equalities, p.best_known, p.source, p.budget);
     out += "| method | success | feasible | median error | best error | median evals to target | median time to target |\n"
            "|---|---|---|---|---|---|---|\n";
     for (const auto& m : r.methods) {
@@ -177,7 +179,12 @@ report_outcome write_quality_report(const quality_results& r, const std::string&
   in.files.emplace_back("summary.csv", quality_summary_csv(r));
   nlohmann::json j;
   j["suite"] = r.suite;
-  j["budget"] = r.budget;
+  if (r.budget.cec2020) {
+    j["budget"] = r.budget.text();
+    for (const auto& p : r.problems) j["budgets"][p.id] = p.budget;
+  } else {
+    j["budget"] = r.budget.fixed;
+  }
   j["seeds"] = r.seeds;
   j["tolerance"] = r.tolerance;
   j["equality_tolerance"] = r.equality_tolerance;

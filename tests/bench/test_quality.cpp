@@ -266,7 +266,7 @@ TEST_CASE("quality metrics: aggregates per problem and method") {
 TEST_CASE("quality report: the summary counts problems solved at least once and in every run") {
   quality_results r;
   r.seeds = 2;
-  for (const char* id : {"p", "q", "s"}) r.problems.push_back({id, id, 2, 0, 0, 0.0, false, ""});
+  for (const char* id : {"p", "q", "s"}) r.problems.push_back({id, id, 2, 1000, 0, 0, 0.0, false, ""});
   r.methods = {{"a", "fusedga", ""}, {"b", "fusedga", ""}};
   const auto add = [&](const char* problem, const char* method, double f) {  // f* = 0: success when f <= 1e-4
     r.runs.push_back(assess_run(problem, method, r.runs.size(), {{100, 1.0, f, 0}}, 0, false, 1e-4, 1000, 1));
@@ -401,7 +401,7 @@ TEST_CASE("quality bench: stop_at_target ends successful runs early, with the sa
   const quality_suite s = load_quality_suite(
       t.write("s.yaml", "methods: m.yaml\nproblems: [{config: sphere.yaml, best_known: 0, source: s}]\n"));
   quality_options o;
-  o.budget = 200000;
+  o.budget.fixed = 200000;
   o.seeds = 3;
   o.methods = {"de"};
   const quality_results whole = run_quality(s, o);
@@ -425,4 +425,65 @@ TEST_CASE("quality bench: stop_at_target ends successful runs early, with the sa
   };
   CHECK(says_so(early.notes) == 1);
   CHECK(says_so(whole.notes) == 0);
+}
+
+TEST_CASE("quality budget: a fixed number, or the CEC 2020 rule by dimension at its boundaries") {
+  const quality_budget fixed = parse_quality_budget("12345");
+  CHECK_FALSE(fixed.cec2020);
+  for (const int d : {1, 10, 11, 200}) CHECK(fixed.for_dimension(d) == 12345);
+  CHECK(fixed.text() == "12345");
+  CHECK(fixed.describe() == "12345 evaluations per run");
+  const quality_budget cec = parse_quality_budget("cec2020");
+  CHECK(cec.cec2020);
+  CHECK(cec.text() == "cec2020");
+  const std::vector<std::pair<int, std::uint64_t>> rule{{1, 100000},    {10, 100000},   {11, 200000}, {30, 200000},
+                                                        {31, 400000},   {50, 400000},   {51, 800000}, {150, 800000},
+                                                        {151, 1000000}, {1000, 1000000}};
+  for (const auto& [d, evaluations] : rule) {
+    INFO("d = " << d);
+    CHECK(cec.for_dimension(d) == evaluations);
+  }
+  for (const char* bad : {"", "0", "-5", "1e5", "100k", "cec2021", "12 ", "99999999999999999999"}) {
+    INFO("--budget '" << bad << "'");
+    CHECK_THROWS_WITH(parse_quality_budget(bad),
+                      "--budget: expected a positive number of evaluations or cec2020, got '" + std::string(bad) + "'");
+  }
+}
+
+TEST_CASE("quality bench: with the CEC 2020 budget each problem runs its dimension's evaluations, peers too") {
+  // Sphere in 3 and in 12 variables: 10^5 and 2*10^5 evaluations; no early stop, so each run spends its budget.
+  temp_dir t;
+  t.write("m.yaml", "methods:\n  de: {ga.algorithm: de, ga.de.type: shade, ga.population: 40}\n");
+  for (const int d : {3, 12})
+    t.write("sphere" + std::to_string(d) + ".yaml",
+            "problem: {name: sphere, variables: {x: {size: " + std::to_string(d) +
+                ", bounds: [-5, 5]}}, objective: \"sum(i=0:" + std::to_string(d - 1) + ", x[i]^2)\"}\n");
+  const quality_suite s =
+      load_quality_suite(t.write("s.yaml",
+                                 "methods: m.yaml\nproblems: [{config: sphere3.yaml, best_known: 0, source: s},\n"
+                                 "           {config: sphere12.yaml, best_known: 0, source: s}]\n"));
+  quality_options o;
+  o.budget = parse_quality_budget("cec2020");
+  o.seeds = 1;
+  o.methods = {"de", "pagmo-de1220"};
+  const quality_results r = run_quality(s, o);
+  REQUIRE(r.problems.size() == 2);
+  CHECK(r.problems[0].budget == 100000);
+  CHECK(r.problems[1].budget == 200000);
+  CHECK(r.budget.cec2020);
+  const std::size_t per_problem = pagmo_built() ? 2 : 1;
+  REQUIRE(r.runs.size() == 2 * per_problem);
+  for (const quality_run& q : r.runs) {
+    INFO(q.problem << " " << q.method);
+    const std::uint64_t budget = q.problem == "sphere3" ? 100000 : 200000;
+    if (q.method == "de") {  // never past the budget; within one generation of it
+      CHECK(q.evaluations <= budget);
+      CHECK(q.evaluations > budget - 40);
+    } else {  // pagmo stops at the first generation that reaches it
+      CHECK(q.evaluations >= budget);
+      CHECK(q.evaluations < budget + 100);
+    }
+  }
+  CHECK(std::any_of(r.notes.begin(), r.notes.end(),
+                    [](const std::string& n) { return n.find("Budget by the CEC 2020") == 0; }));
 }

@@ -949,6 +949,8 @@ TEST_CASE("ga-bench --workloads islands: the table, the JSON, and what it refuse
   refused("--quality " + std::string(FUSEDGA_SOURCE_DIR) + "/configs/quality/suite.yaml --json " + (d / "q.json").string(),
           "--json: does not apply to --quality");
   CHECK_FALSE(std::filesystem::exists(d / "q.json"));
+  refused("--quality " + std::string(FUSEDGA_SOURCE_DIR) + "/configs/quality/suite.yaml --budget 1e5",
+          "--budget: expected a positive number of evaluations or cec2020, got '1e5'");
   refused("classic/rastrigin --workloads islands --report " + (d / "r").string(), "--report: not for --workloads islands");
   CHECK_FALSE(std::filesystem::exists(d / "r"));
 }
