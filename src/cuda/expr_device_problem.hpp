@@ -102,8 +102,9 @@ struct expr_device_problem {
     (void)h;
 #endif
   }
-  /// The constraints' values and exact Jacobian (problem_traits.hpp's `jacobian`), for the DE kernel's gradient
-  /// repair: the symbolic derivative's tape, generated into the module when the run repairs (codegen.hpp).
+  /// The constraints' values and exact Jacobian (problem_traits.hpp's `jacobian`), for the kernels' gradient
+  /// repair (DE's trials, the GA's children): the symbolic derivative's tape, generated into the module when the run
+  /// repairs (codegen.hpp).
   FUSEDGA_HD FUSEDGA_INLINE void jacobian(const Real* x, Real* c, Real* J) const {
 #if defined(__CUDA_ARCH__)
     if constexpr (std::is_same_v<Real, float>)

@@ -507,9 +507,9 @@ class cuda_executor {
   /// The finish kernel, then the run state's copy to pinned host memory (read after the next synchronization).
   void enqueue_finish(const view_type& pop, std::uint32_t blocks, std::uint32_t elite_slot_count, bool advance) {
     std::uint32_t* elites = cuda_geometry::elites_by_sort(elitism_) ? nullptr : elites_.data();
-    rt_.finish(cuda_kernels::finish_args<gene, fitness>{pop, totals_.data(), candidates_.data(), blocks, cands_,
-                                                        elite_slot_count, static_cast<std::uint32_t>(elitism_), elites,
-                                                        state_.data(), best_genes_.data(), advance, repair_count()});
+    rt_.finish(cuda_kernels::finish_args<gene, fitness>{
+        pop, totals_.data(), candidates_.data(), blocks, cands_, elite_slot_count, static_cast<std::uint32_t>(elitism_),
+        elites, state_.data(), best_genes_.data(), advance, repair_count_.data()});
     rt_.to_host(host_state_.data(), state_.data(), sizeof(state_type));
   }
 
@@ -528,8 +528,6 @@ class cuda_executor {
   /// Whether the variation kernels repair (the GA's children, DE's infeasible trials): a repairable problem and a
   /// rate above 0.
   bool repairs() const { return repairable_v<Problem> && kp_.gradient_repair.enabled(); }
-  fitness* repair_scratch() { return repairs() ? repair_scratch_.data() : nullptr; }
-  unsigned long long* repair_count() { return repairs() ? repair_count_.data() : nullptr; }
   std::uint32_t de_tiles() const { return static_cast<std::uint32_t>((n_ + kShadeSumTargets - 1) / kShadeSumTargets); }
 
   /// DE's device state: SHADE memories (0.5 each) and counters, archive, success flags and sums, archive slots.
@@ -565,8 +563,8 @@ class cuda_executor {
                                         de_memory_CR_.data(), de_archive_.data(), de_counters_.data(),
                                         pbest_.data(), de_success_.data(), de_tile_success_.data(),
                                         cands_,        totals_.data(), candidates_.data()};
-    args.repair_scratch = repair_scratch();
-    args.repair_count = repair_count();
+    args.repair_scratch = repair_scratch_.data();
+    args.repair_count = repair_count_.data();
     if constexpr (population_batch) {  // the trials, one call over the N trial rows, then the selection
       args.F_all = batch_F_.data();
       args.CR_all = batch_CR_.data();
@@ -604,7 +602,7 @@ class cuda_executor {
     rt_.offspring(cuda_geometry::short_genome(kp_.dimension), offspring_,
                   cuda_kernels::offspring_args<Problem>{kp_, src, dst, state_.data(), elite_slots(), kp_.pairs(),
                                                         offspring_.staged, cands_, totals_.data(), candidates_.data(),
-                                                        repair_scratch(), repair_count()});
+                                                        repair_scratch_.data(), repair_count_.data()});
     // Population-batch problems: the children [E, N) evaluated by one call and all N ranked and summarized by the
     // evaluation kernel (the elites with their stored values), which replaces the offspring kernel's summary.
     if constexpr (population_batch) enqueue_evaluation(dst, true, false, elitism_);
@@ -669,8 +667,8 @@ class cuda_executor {
   buffer<cuda_kernels::de_counters> de_counters_;
   buffer<fitness> batch_g_, batch_h_;   // population-batch problems: the call's N × m and N × p constraint values
   buffer<double> batch_F_, batch_CR_;   // population-batch DE: each target's F and CR, trials → selection
-  buffer<fitness> repair_scratch_;      // N × gradient_repair_scratch(d, m) (repairs() only)
-  buffer<unsigned long long> repair_count_;  // the repairs' evaluations since the last summary (repairs() only)
+  buffer<fitness> repair_scratch_;      // N × gradient_repair_scratch(d, m); empty (data() null) unless repairs()
+  buffer<unsigned long long> repair_count_;  // the repairs' evaluations since the last summary; empty unless repairs()
   typename Runtime::template host_buffer<cuda_kernels::de_counters> host_de_counters_;
   cuda_geometry::launch eval_{}, offspring_{}, de_launch_{};
   int cands_ = 1;
