@@ -6,12 +6,11 @@
 //            [--set key=value ...] [--workloads eval,generation]
 //            [--tiers object,unfused,fused] [--json FILE] [--report DIR] [--quiet]
 //   ga-bench PROBLEM_OR_CONFIG --workloads islands [--islands 1,4,16,64] [--weak] [--epochs E] [--sizes ...]
-//            [--backends ...] [--threads ...] [--set ga.islands.migration.every=10 ...] [--json FILE]   (also under
-//            mpirun -np R)
+//            [--backends ...] [--threads ...] [--set ga.islands.migration.every=10 ...] [--json FILE]
+//            (also under mpirun -np R)
 //   ga-bench --compare A.json B.json
 //   ga-bench --quality SUITE.yaml [--seeds 25] [--budget 500000|cec2020] [--methods a,b] [--problems a,b]
-//   [--stop-at-target]
-//            [--report DIR] [--python python3]      (docs/quality.md)
+//            [--stop-at-target] [--report DIR] [--python python3]      (docs/quality.md)
 //
 // Exit status: 0 ok, 2 usage or config error (unreadable or invalid --compare
 // files included), 1 runtime error.
