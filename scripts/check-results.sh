@@ -4,8 +4,9 @@
 # reduced size, reduced to a digest of its result JSON and history CSV with the
 # wall-clock fields removed. Compares with tests/results/expected.tsv.
 # The digests depend on the SIMD level ga-run was built for (-march=native): expected.tsv was recorded on
-# an AVX-512 machine, and on an AVX2-only one the 6 islands-rastrigin runs differ (the cause is not found
-# yet: docs/quality.md, "where a short run's time went"). The script prints the level it compares on.
+# an AVX-512 machine, and on an AVX2-only one the 6 islands-rastrigin runs differ: rows evaluated one by one
+# (a short last tile) end their vectorized loop over genes with other libmvec variants on AVX2
+# (docs/performance.md, "2026-12-02"). The script prints the level it compares on.
 # Usage: bash scripts/check-results.sh [GA_RUN]            compare
 #        bash scripts/check-results.sh --record [GA_RUN]   rewrite expected.tsv
 set -euo pipefail

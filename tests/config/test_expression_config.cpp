@@ -12,22 +12,13 @@
 #include "fusedga/expr/expression_problem.hpp"
 #include "fusedga/expr/interpreter.hpp"
 #include "fusedga/expr/parse.hpp"
+#include "config_error_of.hpp"
 
 using namespace fusedga;
 
 namespace {
 
-/// The message of the config_error or expression_error from parsing `yaml` as "run.yaml", or "(no error)".
-std::string error_of(const std::string& yaml) {
-  try {
-    parse_config(yaml, "run.yaml");
-  } catch (const config_error& e) {
-    return e.what();
-  } catch (const expression_error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using config_test::error_of;
 
 const std::string quadratic = R"(problem:
   sense: maximize

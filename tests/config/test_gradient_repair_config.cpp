@@ -8,19 +8,13 @@
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/error.hpp"
+#include "config_error_of.hpp"
 
 using namespace fusedga;
 
 namespace {
 
-std::string error_of(const std::string& yaml) {
-  try {
-    parse_config(yaml, "run.yaml");
-  } catch (const config_error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using config_test::error_of;
 
 /// Two nonlinear equalities and an inequality in 4 genes (not from any benchmark suite).
 std::string problem(const std::string& engine) {

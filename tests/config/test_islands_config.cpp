@@ -14,19 +14,13 @@
 #include "fusedga/islands/solve_islands.hpp"
 #include "registry/entry.hpp"
 #include "registry/expression_evaluators.hpp"
+#include "config_error_of.hpp"
 
 using namespace fusedga;
 
 namespace {
 
-std::string error_of(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  try {
-    parse_config(yaml, "run.yaml", overrides);
-  } catch (const config_error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using config_test::error_of;
 
 const std::string quadratic = "problem: {builtin: seed/constrained-quadratic}\n";
 const std::string rastrigin = "problem: {builtin: classic/rastrigin, params: {dimension: 4}}\n";

@@ -17,20 +17,13 @@
 #include "fusedga/operators/catalog.hpp"
 #include "fusedga/operators/operator_text.hpp"
 #include "text/utf8.hpp"
+#include "config_error_of.hpp"
 
 using namespace fusedga;
 
 namespace {
 
-/// The config_error message of parsing `yaml` as "run.yaml", or "(no error)".
-std::string error_of(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  try {
-    parse_config(yaml, "run.yaml", overrides);
-  } catch (const config_error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using config_test::error_of;
 
 std::string registered_names() {
   std::string out;
