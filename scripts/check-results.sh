@@ -4,9 +4,9 @@
 # reduced size, reduced to a digest of its result JSON and history CSV with the
 # wall-clock fields removed. Compares with tests/results/expected.tsv.
 # The digests depend on the SIMD level ga-run was built for (-march=native): expected.tsv was recorded on
-# an AVX-512 machine, and on an AVX2-only one the 6 islands-rastrigin runs differ: rows evaluated one by one
-# (a short last tile) end their vectorized loop over genes with other libmvec variants on AVX2
-# (docs/performance.md, "2026-12-02"). The script prints the level it compares on.
+# an AVX-512 machine; on an AVX2-only one built-in problems that loop over genes and call libm (Rastrigin) can
+# differ: their rows' vectorized loop over genes ends with other libmvec variants on AVX2 (docs/performance.md,
+# "2026-12-02"). The script prints the level it compares on.
 # Usage: bash scripts/check-results.sh [GA_RUN]            compare
 #        bash scripts/check-results.sh --record [GA_RUN]   rewrite expected.tsv
 set -euo pipefail

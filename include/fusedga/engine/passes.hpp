@@ -52,25 +52,42 @@ struct summary_sink {
   std::size_t capacity;
 };
 
-/// Evaluates slots [begin, end) of `pop` (at most kTileSlots) into obj/vio/key[0, end - begin).
-/// Short genomes are staged as a structure-of-arrays tile first (SIMD lanes = individuals).
+/// Evaluates the kTileSlots rows at `rows` (row l at rows + l·d) into obj/vio/key[0, kTileSlots), each row where
+/// it is: a loop of a constant trip count, so GCC vectorizes it the same way for every tile.
+template <class Problem>
+inline void evaluate_tile_rows(const kernel_params<Problem>& kp, const gene_t<Problem>* rows, fitness_t<Problem>* obj,
+                               fitness_t<Problem>* vio, rank_key_t<fitness_t<Problem>>* key) {
+  const std::size_t d = static_cast<std::size_t>(kp.dimension);
+  for (std::size_t l = 0; l < kTileSlots; ++l) evaluate_one<1>(kp, rows + l * d, obj[l], vio[l], key[l]);
+}
+
+/**
+ * Evaluates slots [begin, end) of `pop` (1 to kTileSlots of them) into obj/vio/key[0, end - begin); each array
+ * has kTileSlots entries. Used by the evaluation-only, initial and DE passes (the GA's offspring pass evaluates
+ * its children in the layout it varied them in). Every tile is evaluated as kTileSlots rows by one loop
+ * (evaluate_tile_rows): a short last tile's rows are copied to a buffer first, padded with its last row (whose
+ * results in obj/vio/key[end − begin, kTileSlots) mean nothing). So an individual's bits do not depend on its
+ * tile: with a loop of the tile's own length, GCC's remainder called narrower libmvec variants or scalar libm,
+ * whose last bits differ (tests/engine/test_tile_evaluation.cpp). Rows, not a structure-of-arrays staging:
+ * GCC vectorizes straight-line problems across the rows and gene-loop problems (Rastrigin, Ackley) along their
+ * genes, whose staged lanes it did not vectorize (scalar libm; 1.6-1.9x a SHADE generation's time at d = 10,
+ * docs/performance.md, "2026-12-02").
+ */
 template <class Problem>
 inline void evaluate_slots(const kernel_params<Problem>& kp, const population_view<gene_t<Problem>, fitness_t<Problem>>& pop,
                            std::size_t begin, std::size_t end, fitness_t<Problem>* obj, fitness_t<Problem>* vio,
                            rank_key_t<fitness_t<Problem>>* key) {
   using G = gene_t<Problem>;
-  const int d = kp.dimension;
   if constexpr (has_batch_evaluation<Problem>::value) {
-    evaluate_batch(kp, pop.row(begin), d, 1, static_cast<int>(end - begin), obj, vio, key);
-  } else if (staged_layout<G>(d) && end - begin == kTileSlots) {
-    constexpr int L = static_cast<int>(kTileSlots);
-    alignas(64) G x[kStagedGenes * L];
-    const G* FUSEDGA_RESTRICT rows = pop.row(begin);
-    for (int j = 0; j < d; ++j)
-      for (int l = 0; l < L; ++l) x[j * L + l] = rows[static_cast<std::size_t>(l) * d + j];
-    for (int l = 0; l < L; ++l) evaluate_one<L>(kp, x + l, obj[l], vio[l], key[l]);
+    evaluate_batch(kp, pop.row(begin), kp.dimension, 1, static_cast<int>(end - begin), obj, vio, key);
   } else {
-    for (std::size_t i = begin; i < end; ++i) evaluate_one<1>(kp, pop.row(i), obj[i - begin], vio[i - begin], key[i - begin]);
+    const std::size_t count = end - begin, d = static_cast<std::size_t>(kp.dimension);
+    if (count == kTileSlots) return evaluate_tile_rows(kp, pop.row(begin), obj, vio, key);
+    thread_local std::vector<G> rows;  // grows once per thread, then reused
+    if (rows.size() < kTileSlots * d) rows.resize(kTileSlots * d);
+    std::memcpy(rows.data(), pop.row(begin), count * d * sizeof(G));
+    for (std::size_t l = count; l < kTileSlots; ++l) std::memcpy(rows.data() + l * d, pop.row(end - 1), d * sizeof(G));
+    evaluate_tile_rows(kp, rows.data(), obj, vio, key);
   }
 }
 
