@@ -23,10 +23,11 @@ namespace fusedga::detail {
 /// the unit of parallel work and of reproducibility (see simd_math.hpp).
 inline constexpr int kTilePairs = 64;
 
-/// Genomes of up to this many genes are staged into structure-of-arrays tiles
-/// (SIMD lanes = individuals); longer ones are varied and evaluated in place
-/// on their rows (SIMD lanes = genes, where a problem's loops over genes
-/// vectorize). The choice depends on d only, never on threads.
+/// In the GA's offspring pass, genomes of up to this many genes are staged into
+/// structure-of-arrays tiles (SIMD lanes = individuals); longer ones are varied
+/// and evaluated in place on their rows (SIMD lanes = genes, where a problem's
+/// loops over genes vectorize). The other passes evaluate rows at every d
+/// (passes.hpp, evaluate_slots). The choice depends on d only, never on threads.
 inline constexpr int kStagedGenes = 32;
 
 template <class Gene>

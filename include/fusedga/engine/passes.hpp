@@ -70,7 +70,7 @@ inline void evaluate_tile_rows(const kernel_params<Problem>& kp, const gene_t<Pr
  * tile: with a loop of the tile's own length, GCC's remainder called narrower libmvec variants or scalar libm,
  * whose last bits differ (tests/engine/test_tile_evaluation.cpp). Rows, not a structure-of-arrays staging:
  * GCC vectorizes straight-line problems across the rows and gene-loop problems (Rastrigin, Ackley) along their
- * genes, whose staged lanes it did not vectorize (scalar libm; 1.6-1.9x a SHADE generation's time at d = 10,
+ * genes, whose staged lanes it did not vectorize (scalar libm; 2.1x a SHADE generation's time at d = 10,
  * docs/performance.md, "2026-12-02").
  */
 template <class Problem>
