@@ -24,10 +24,10 @@ namespace fusedga::detail {
 inline constexpr int kTilePairs = 64;
 
 /// In the GA's offspring pass, genomes of up to this many genes are staged into
-/// structure-of-arrays tiles (SIMD lanes = individuals); longer ones are varied
-/// and evaluated in place on their rows (SIMD lanes = genes, where a problem's
-/// loops over genes vectorize). The other passes evaluate rows at every d
-/// (passes.hpp, evaluate_slots). The choice depends on d only, never on threads.
+/// structure-of-arrays tiles (SIMD lanes = individuals) for variation, then
+/// written to their rows and evaluated there, 64 rows at a time (passes.hpp,
+/// evaluate_rows, as every other pass); longer ones are varied and evaluated in
+/// place on their rows. The choice depends on d only, never on threads.
 inline constexpr int kStagedGenes = 32;
 
 template <class Gene>

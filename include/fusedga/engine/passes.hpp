@@ -7,8 +7,8 @@
 ///  - `evaluate_tile`: evaluation only (objective, violation, rank key).
 ///  - `offspring_tile`: the fused offspring pass — tournament selection →
 ///    crossover → mutation → bound repair → gradient repair (when its rate is
-///    above 0, repair_pass.hpp) → evaluation → write, with the child's
-///    genes never re-read from memory to be evaluated. For population-batch
+///    above 0, repair_pass.hpp) → write → evaluation of the rows just written
+///    (still in L1; evaluate_rows, as the other passes). For population-batch
 ///    problems (`evaluate_population`) it stops after the write: the executor
 ///    then makes one evaluate_population call over the children and runs
 ///    `rank_values_tile` over the same tile ranges.
@@ -17,11 +17,11 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
-#include <vector>
 
 #include "fusedga/core/philox_lanes.hpp"
 #include "fusedga/core/population.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/core/thread_buffer.hpp"
 #include "fusedga/engine/evaluate.hpp"
 #include "fusedga/engine/initial_genes.hpp"
 #include "fusedga/engine/kernel_params.hpp"
@@ -37,6 +37,7 @@ namespace fusedga::detail {
 /// while offspring tiles of 64 pairs beat 32 — more key loads in flight).
 inline constexpr std::size_t kTileSlots = 64;
 static_assert(kTileSlots <= 2 * kTilePairs, "tile summaries are sized for the larger tile");
+static_assert(2 * kTilePairs % kTileSlots == 0, "an offspring tile's children are evaluated kTileSlots rows at a time");
 
 /// Slots [begin, end) of evaluation tile t in a population of n.
 inline void tile_range(std::size_t t, std::size_t n, std::size_t& begin, std::size_t& end) {
@@ -62,33 +63,42 @@ inline void evaluate_tile_rows(const kernel_params<Problem>& kp, const gene_t<Pr
 }
 
 /**
- * Evaluates slots [begin, end) of `pop` (1 to kTileSlots of them) into obj/vio/key[0, end - begin); each array
- * has kTileSlots entries. Used by the evaluation-only, initial and DE passes (the GA's offspring pass evaluates
- * its children in the layout it varied them in). Every tile is evaluated as kTileSlots rows by one loop
- * (evaluate_tile_rows): a short last tile's rows are copied to a buffer first, padded with its last row (whose
- * results in obj/vio/key[end − begin, kTileSlots) mean nothing). So an individual's bits do not depend on its
- * tile: with a loop of the tile's own length, GCC's remainder called narrower libmvec variants or scalar libm,
- * whose last bits differ (tests/engine/test_tile_evaluation.cpp). Rows, not a structure-of-arrays staging:
- * GCC vectorizes straight-line problems across the rows and gene-loop problems (Rastrigin, Ackley) along their
+ * Evaluates the `count` (1 to kTileSlots) consecutive rows at `rows` (row l at rows + l·d) into
+ * obj/vio/key[0, count); each array has kTileSlots entries. Always as kTileSlots rows by one loop
+ * (evaluate_tile_rows): a short group's rows are copied to a buffer first, padded with its last row (whose
+ * results in obj/vio/key[count, kTileSlots) mean nothing). So an individual's bits do not depend on its tile:
+ * with a loop of the group's own length, GCC's remainder called narrower libmvec variants or scalar libm, whose
+ * last bits differ (tests/engine/test_tile_evaluation.cpp). Rows, not a structure-of-arrays staging: GCC
+ * vectorizes straight-line problems across the rows and gene-loop problems (Rastrigin, Ackley) along their
  * genes, whose staged lanes it did not vectorize (scalar libm; 2.1x a SHADE generation's time at d = 10,
  * docs/performance.md, "2026-12-02").
+ */
+template <class Problem>
+inline void evaluate_rows(const kernel_params<Problem>& kp, const gene_t<Problem>* rows, std::size_t count,
+                          fitness_t<Problem>* obj, fitness_t<Problem>* vio, rank_key_t<fitness_t<Problem>>* key) {
+  using G = gene_t<Problem>;
+  struct padded_rows;
+  if (count == kTileSlots) return evaluate_tile_rows(kp, rows, obj, vio, key);
+  const std::size_t d = static_cast<std::size_t>(kp.dimension);
+  G* padded = thread_buffer<padded_rows, G>(kTileSlots * d);
+  std::memcpy(padded, rows, count * d * sizeof(G));
+  for (std::size_t l = count; l < kTileSlots; ++l) std::memcpy(padded + l * d, rows + (count - 1) * d, d * sizeof(G));
+  evaluate_tile_rows(kp, padded, obj, vio, key);
+}
+
+/**
+ * Evaluates slots [begin, end) of `pop` (1 to kTileSlots of them) into obj/vio/key[0, end - begin); each array
+ * has kTileSlots entries. Used by the evaluation-only, initial and DE passes: by rows (evaluate_rows), or by one
+ * batch call for a problem with batch evaluation.
  */
 template <class Problem>
 inline void evaluate_slots(const kernel_params<Problem>& kp, const population_view<gene_t<Problem>, fitness_t<Problem>>& pop,
                            std::size_t begin, std::size_t end, fitness_t<Problem>* obj, fitness_t<Problem>* vio,
                            rank_key_t<fitness_t<Problem>>* key) {
-  using G = gene_t<Problem>;
-  if constexpr (has_batch_evaluation<Problem>::value) {
+  if constexpr (has_batch_evaluation<Problem>::value)
     evaluate_batch(kp, pop.row(begin), kp.dimension, 1, static_cast<int>(end - begin), obj, vio, key);
-  } else {
-    const std::size_t count = end - begin, d = static_cast<std::size_t>(kp.dimension);
-    if (count == kTileSlots) return evaluate_tile_rows(kp, pop.row(begin), obj, vio, key);
-    thread_local std::vector<G> rows;  // grows once per thread, then reused
-    if (rows.size() < kTileSlots * d) rows.resize(kTileSlots * d);
-    std::memcpy(rows.data(), pop.row(begin), count * d * sizeof(G));
-    for (std::size_t l = count; l < kTileSlots; ++l) std::memcpy(rows.data() + l * d, pop.row(end - 1), d * sizeof(G));
-    evaluate_tile_rows(kp, rows.data(), obj, vio, key);
-  }
+  else
+    evaluate_rows(kp, pop.row(begin), end - begin, obj, vio, key);
 }
 
 /**
@@ -105,14 +115,14 @@ inline void evaluate_listed(const kernel_params<Problem>& kp, const population_v
   using F = fitness_t<Problem>;
   if constexpr (has_batch_evaluation<Problem>::value) {
     const std::size_t d = static_cast<std::size_t>(kp.dimension);
-    thread_local std::vector<G> rows;  // grows once per thread, then reused
-    if (rows.size() < static_cast<std::size_t>(n) * d) rows.resize(static_cast<std::size_t>(n) * d);
+    struct gathered_rows;
+    G* rows = thread_buffer<gathered_rows, G>(static_cast<std::size_t>(n) * d);
     for (int k = 0; k < n; ++k)
-      std::memcpy(rows.data() + static_cast<std::size_t>(k) * d, pop.row(begin + static_cast<std::size_t>(lanes[k])),
+      std::memcpy(rows + static_cast<std::size_t>(k) * d, pop.row(begin + static_cast<std::size_t>(lanes[k])),
                   d * sizeof(G));
     alignas(64) F o[kTileSlots], v[kTileSlots];
     alignas(64) rank_key_t<F> r[kTileSlots];
-    evaluate_batch(kp, rows.data(), static_cast<std::ptrdiff_t>(d), 1, n, o, v, r);
+    evaluate_batch(kp, rows, static_cast<std::ptrdiff_t>(d), 1, n, o, v, r);
     for (int k = 0; k < n; ++k) {
       obj[lanes[k]] = o[k];
       vio[lanes[k]] = v[k];
@@ -305,17 +315,22 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
           vio[2 * l + c] = v[c][l];
           key[2 * l + c] = k[c][l];
         }
-    } else if constexpr (!has_population_evaluation<Problem>::value) {  // (those returned above)
-      for (int l = 0; l < P; ++l) {
-        evaluate_one<P>(kp, c1 + l, obj[2 * l], vio[2 * l], key[2 * l]);
-        evaluate_one<P>(kp, c2 + l, obj[2 * l + 1], vio[2 * l + 1], key[2 * l + 1]);
-      }
     }
-    if constexpr (!has_batch_evaluation<Problem>::value) apply_handler_keys(kp, obj, vio, key, end_slot - first_slot);
     // The tile's children are consecutive slots [first_slot, end_slot):
     // child 2l comes from c1 lane l, child 2l+1 from c2 lane l.
     const std::size_t count = end_slot - first_slot;
     store_staged_children<P>(c1, c2, d, count, dst.row(first_slot));
+    if constexpr (!has_batch_evaluation<Problem>::value && !has_population_evaluation<Problem>::value) {
+      // (population-batch problems returned above) Evaluated from the rows just written (in L1), as the other passes do (evaluate_rows): GCC vectorizes
+      // gene-loop problems along their genes there, which it did not across these staged lanes.
+      std::size_t c = 0;
+      do {  // count >= 1: a do-while, so GCC sees obj/vio/key written before they are read
+        evaluate_rows(kp, dst.row(first_slot + c), count - c < kTileSlots ? count - c : kTileSlots, obj + c,
+                      vio + c, key + c);
+        c += kTileSlots;
+      } while (c < count);
+      apply_handler_keys(kp, obj, vio, key, count);
+    }
     for (std::size_t c = 0; c < count; ++c) {
       dst.objective[first_slot + c] = obj[c];
       dst.violation[first_slot + c] = vio[c];

@@ -11,10 +11,10 @@
 /// the CUDA kernels repair with the same draws (kernels.cuh: repair_child, de_targets).
 
 #include <cstdint>
-#include <vector>
 
 #include "fusedga/core/constraint_jacobian.hpp"
 #include "fusedga/core/rng.hpp"
+#include "fusedga/core/thread_buffer.hpp"
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/operators/gradient_repair.hpp"
 
@@ -30,22 +30,21 @@ inline std::uint32_t repair_lane(const kernel_params<Problem>& kp, gene_t<Proble
   using F = fitness_t<Problem>;
   const int d = kp.dimension;
   const int ni = kp.gradient_repair.inequalities, ne = kp.gradient_repair.equalities;
-  thread_local std::vector<F> scratch;  // grows once per thread, then reused: no allocation in the steady state
-  const std::size_t need = gradient_repair_scratch(d, ni + ne);
-  if (scratch.size() < need) scratch.resize(need);
+  struct repair_work;
+  struct staged_lane;
+  F* scratch = thread_buffer<repair_work, F>(gradient_repair_scratch(d, ni + ne));
   const auto repair = [&](G* x) {
     return static_cast<std::uint32_t>(gradient_repair(kp.problem, x, d, ni, ne, kp.bounds.lower, kp.bounds.upper,
                                                       kp.equality_tolerance, kp.gradient_repair.iterations,
-                                                      scratch.data(), kp.bounds.integer));
+                                                      scratch, kp.bounds.integer));
   };
   if constexpr (P == 1) {
     return repair(genes + l);  // a row: repaired where it is
   } else {
-    thread_local std::vector<G> x;
-    if (x.size() < static_cast<std::size_t>(d)) x.resize(static_cast<std::size_t>(d));
-    for (int j = 0; j < d; ++j) x[static_cast<std::size_t>(j)] = genes[j * P + l];
-    const std::uint32_t evaluations = repair(x.data());
-    for (int j = 0; j < d; ++j) genes[j * P + l] = x[static_cast<std::size_t>(j)];
+    G* x = thread_buffer<staged_lane, G>(static_cast<std::size_t>(d));
+    for (int j = 0; j < d; ++j) x[j] = genes[j * P + l];
+    const std::uint32_t evaluations = repair(x);
+    for (int j = 0; j < d; ++j) genes[j * P + l] = x[j];
     return evaluations;
   }
 }
