@@ -20,6 +20,14 @@
 #define FUSEDGA_INLINE inline
 #endif
 
+/// Keeps a function out of line, so every caller runs the same compiled body (the same vectorization, so the
+/// same libm variants and the same bits), whichever pass calls it.
+#if defined(__GNUC__) && !defined(__CUDACC__)
+#define FUSEDGA_NOINLINE __attribute__((noinline))
+#else
+#define FUSEDGA_NOINLINE
+#endif
+
 /// Non-aliasing pointer qualifier, for the tile loops the vectorizer must see through.
 #define FUSEDGA_RESTRICT __restrict__
 

@@ -54,10 +54,12 @@ struct summary_sink {
 };
 
 /// Evaluates the kTileSlots rows at `rows` (row l at rows + l·d) into obj/vio/key[0, kTileSlots), each row where
-/// it is: a loop of a constant trip count, so GCC vectorizes it the same way for every tile.
+/// it is: a loop of a constant trip count, so GCC vectorizes it the same way for every tile; out of line, so the
+/// offspring pass and the evaluation pass run the same code (inlined, GCC vectorized them differently).
 template <class Problem>
-inline void evaluate_tile_rows(const kernel_params<Problem>& kp, const gene_t<Problem>* rows, fitness_t<Problem>* obj,
-                               fitness_t<Problem>* vio, rank_key_t<fitness_t<Problem>>* key) {
+FUSEDGA_NOINLINE void evaluate_tile_rows(const kernel_params<Problem>& kp, const gene_t<Problem>* rows,
+                                         fitness_t<Problem>* obj, fitness_t<Problem>* vio,
+                                         rank_key_t<fitness_t<Problem>>* key) {
   const std::size_t d = static_cast<std::size_t>(kp.dimension);
   for (std::size_t l = 0; l < kTileSlots; ++l) evaluate_one<1>(kp, rows + l * d, obj[l], vio[l], key[l]);
 }
@@ -80,7 +82,11 @@ inline void evaluate_rows(const kernel_params<Problem>& kp, const gene_t<Problem
   struct padded_rows;
   if (count == kTileSlots) return evaluate_tile_rows(kp, rows, obj, vio, key);
   const std::size_t d = static_cast<std::size_t>(kp.dimension);
-  G* padded = thread_buffer<padded_rows, G>(kTileSlots * d);
+  // Short genomes (every GA offspring tile's) pad on the stack: a thread-local buffer would allocate whenever a
+  // TBB thread first took a run's last tile, in any generation (tests/engine/test_allocation.cpp). Longer ones
+  // take the thread's buffer: it grows once per thread (to the largest d), not per generation.
+  alignas(64) G on_stack[kTileSlots * kStagedGenes];
+  G* padded = d <= static_cast<std::size_t>(kStagedGenes) ? on_stack : thread_buffer<padded_rows, G>(kTileSlots * d);
   std::memcpy(padded, rows, count * d * sizeof(G));
   for (std::size_t l = count; l < kTileSlots; ++l) std::memcpy(padded + l * d, rows + (count - 1) * d, d * sizeof(G));
   evaluate_tile_rows(kp, padded, obj, vio, key);
