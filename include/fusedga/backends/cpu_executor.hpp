@@ -27,6 +27,7 @@
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/engine/de_pass.hpp"
 #include "fusedga/engine/memory_estimate.hpp"
+#include "fusedga/backends/pass_scratch.hpp"
 #include "fusedga/engine/passes.hpp"
 #include "fusedga/engine/shade_state.hpp"
 #include "fusedga/engine/survival.hpp"
@@ -38,7 +39,7 @@ namespace fusedga::detail {
 /**
  * Two host populations, the per-tile summaries and the elite list of one run;
  * `Loop` (serial_loop, tbb_loop) is constructed from the backend tag and offers
- * `for_each_index(n, f)` (returns when every f(i) returned) and `concurrency()`.
+ * `for_each_index(n, f)` (returns when every f(i), or f(i, worker slot), returned) and `concurrency()`.
  * Each tile summarizes itself (tile_summary.hpp); `finish_generation` combines
  * them in tile order, so results are bitwise equal for every thread count.
  */
@@ -54,7 +55,7 @@ class cpu_executor {
 
   template <class Backend>
   cpu_executor(const Problem&, const kernel_params<Problem>& kp, const Bounds<gene>& bounds, const Backend& backend)
-      : loop_(backend), bounds_(bounds), kp_(kp) {
+      : loop_(backend), bounds_(bounds), kp_(kp), scratch_(kp) {
     kp_.bounds = bounds_.view();
     const int d = kp.dimension;
     // Before allocating: a run that cannot fit is a clear error, not std::bad_alloc or the OOM killer.
@@ -74,6 +75,7 @@ class cpu_executor {
     candidates_.resize(eval_tiles() * capacity_ + kp.elitism);
     elites_.resize(kp.elitism);
     best_.resize(static_cast<std::size_t>(d));
+    scratch_.reserve(loop_.concurrency());
     if (kp.algorithm == algorithm_kind::de) {
       de_ = de_state<gene, key>(kp.de, kp.population, d, eval_tiles());
     } else if (kp.survival == survival_kind::plus) {
@@ -103,7 +105,7 @@ class cpu_executor {
       loop_.for_each_index(eval_tiles(), [&](std::size_t t) { init_genes_tile(kp, pop, t); });
       rank_population(pop);
     } else {
-      loop_.for_each_index(eval_tiles(), [&](std::size_t t) { init_tile(kp, pop, t, sink); });
+      for_each_tile(eval_tiles(), kp, [&](const auto& k, std::size_t t) { init_tile(k, pop, t, sink); });
     }
     return finish_generation(src_, eval_tiles(), 0);
   }
@@ -116,7 +118,7 @@ class cpu_executor {
     if constexpr (population_batch)
       rank_population(pop);
     else
-      loop_.for_each_index(eval_tiles(), [&](std::size_t t) { evaluate_tile(kp, pop, t, sink); });
+      for_each_tile(eval_tiles(), kp, [&](const auto& k, std::size_t t) { evaluate_tile(k, pop, t, sink); });
   }
 
   summary_type next_generation(std::uint32_t generation) {
@@ -133,7 +135,8 @@ class cpu_executor {
     const auto kp = kp_;
     const auto src = src_;
     const auto dst = dst_;
-    loop_.for_each_index(offspring_tiles(), [&](std::size_t t) { offspring_tile(kp, src, dst, generation, t, sink); });
+    for_each_tile(offspring_tiles(), kp,
+                  [&](const auto& k, std::size_t t) { offspring_tile(k, src, dst, generation, t, sink); });
     if constexpr (population_batch) {  // the children [E, N): one call, then ranked per offspring tile
       const population_values<fitness> values = evaluate_rows(dst, kp_.elitism, kp_.population - kp_.elitism);
       loop_.for_each_index(offspring_tiles(), [&](std::size_t t) {
@@ -265,6 +268,18 @@ class cpu_executor {
   std::size_t offspring_tiles() const { return (kp_.pairs() + kTilePairs - 1) / kTilePairs; }
   summary_sink<key> summary() { return {totals_.data(), candidates_.data(), capacity_}; }
 
+  // Runs f(kp with the running worker's scratch, t) for every tile t < n. The scratch grows here, before the
+  // loop, only if the loop's concurrency grew since the executor was built (threads = 0 in a larger arena).
+  template <class F>
+  void for_each_tile(std::size_t n, const kernel_params<Problem>& kp, F&& f) {
+    scratch_.reserve(loop_.concurrency());
+    loop_.for_each_index(n, [&](std::size_t t, int slot) {
+      kernel_params<Problem> k = kp;
+      k.scratch = scratch_.slot(slot);
+      f(k, t);
+    });
+  }
+
   // Population-batch problems: the one evaluate_population call over rows [first, first + n) of `pop`, on the
   // calling thread (it may throw: nothing after it runs). Returns where it wrote the constraint values.
   population_values<fitness> evaluate_rows(const view_type& pop, std::size_t first, std::size_t n) {
@@ -297,13 +312,15 @@ class cpu_executor {
       if constexpr (population_batch) {  // trials, one call over the N trial rows, selection
         double* F = batch_F_.data();
         double* CR = batch_CR_.data();
-        loop_.for_each_index(eval_tiles(),
-                             [&](std::size_t t) { de_trial_tile(kp, state, src, dst, generation, t, F, CR); });
+        for_each_tile(eval_tiles(), kp,
+                      [&](const auto& k, std::size_t t) { de_trial_tile(k, state, src, dst, generation, t, F, CR); });
         const population_values<fitness> values = evaluate_rows(dst, 0, kp_.population);
-        loop_.for_each_index(eval_tiles(),
-                             [&](std::size_t t) { de_select_tile(kp, state, src, dst, generation, values, F, CR, t, sink); });
+        for_each_tile(eval_tiles(), kp, [&](const auto& k, std::size_t t) {
+          de_select_tile(k, state, src, dst, generation, values, F, CR, t, sink);
+        });
       } else {
-        loop_.for_each_index(eval_tiles(), [&](std::size_t t) { de_tile(kp, state, src, dst, generation, t, sink); });
+        for_each_tile(eval_tiles(), kp,
+                      [&](const auto& k, std::size_t t) { de_tile(k, state, src, dst, generation, t, sink); });
       }
       // The archive update (rows of the parents, src) and the next generation's pbest set (keys of dst, the next
       // src) touch disjoint state, so they run side by side: both are sequential, and one after the other they
@@ -362,6 +379,7 @@ class cpu_executor {
   Loop loop_;
   Bounds<gene> bounds_;
   kernel_params<Problem> kp_{};
+  pass_scratch<Problem> scratch_;  // each worker slot's, for the tile passes (for_each_tile)
   population<gene, fitness> a_, b_;
   view_type src_{}, dst_{};
   std::size_t capacity_ = 1;

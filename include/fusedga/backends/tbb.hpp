@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "fusedga/backends/cpu_executor.hpp"
 #include "fusedga/core/error.hpp"
@@ -51,8 +52,10 @@ namespace detail {
 /**
  * Runs `f(i)` for i in [0, n) in a task arena of the requested size, or in the
  * caller's for threads = 0 (an arena's set-up was a sixth of a short run's
- * start-up). Created once per engine; `for_each_index` blocks until
- * all calls returned. An exception thrown by `f` cancels the rest and is
+ * start-up); `f(i, slot)` where f takes a slot: the running thread's index in
+ * that arena, in [0, concurrency()), so calls running at once never share one
+ * (their scratch: pass_scratch.hpp). Created once per engine; `for_each_index`
+ * blocks until all calls returned. An exception thrown by `f` cancels the rest and is
  * rethrown to the caller (oneTBB semantics).
  */
 class tbb_loop {
@@ -77,7 +80,12 @@ class tbb_loop {
 #ifdef FUSEDGA_TSAN_ANNOTATIONS
         __tsan_acquire(&fork_);
 #endif
-        for (std::size_t i = r.begin(); i != r.end(); ++i) f(i);
+        if constexpr (std::is_invocable_v<F&, std::size_t, int>) {
+          const int slot = ::tbb::this_task_arena::current_thread_index();  // in [0, concurrency())
+          for (std::size_t i = r.begin(); i != r.end(); ++i) f(i, slot);
+        } else {
+          for (std::size_t i = r.begin(); i != r.end(); ++i) f(i);
+        }
 #ifdef FUSEDGA_TSAN_ANNOTATIONS
         __tsan_release(&join_);  // ... and every task before the caller goes on; tasks stay unordered among
 #endif                           // themselves, so two tiles touching one element are still reported

@@ -35,6 +35,19 @@ constexpr bool staged_layout(int d) {
   return d <= kStagedGenes;
 }
 
+/**
+ * One worker's scratch for a CPU pass (backends/pass_scratch.hpp allocates it when the executor is built, one
+ * per worker slot of its loop), so no pass allocates in any generation. Host pointers, null where the run needs
+ * none and on the GPU. Each is used by one tile at a time: the worker's.
+ */
+template <class Gene, class Fitness>
+struct scratch_slot {
+  Gene* padded_rows = nullptr;    ///< kTileSlots·d: a short group of rows padded to a tile (d > kStagedGenes)
+  Gene* gathered_rows = nullptr;  ///< kTileSlots·d: rows gathered for one evaluate_batch call (batch problems)
+  Gene* lane = nullptr;           ///< d: a staged child's genes while it is repaired (gradient repair)
+  Fitness* repair_work = nullptr; ///< gradient_repair_scratch(d, m): the repair's own work (gradient repair)
+};
+
 /// Everything a pass needs, resolved from `ga_options` once per run.
 template <class Problem>
 struct kernel_params {
@@ -59,6 +72,7 @@ struct kernel_params {
   handler_state<fitness> handler;  ///< the dynamic rules' parameters of this generation (constraint_key.hpp)
   double ranking_pf;               ///< stochastic ranking's pf
   gradient_repair_spec gradient_repair;  ///< rate 0 = off
+  scratch_slot<gene, fitness> scratch;   ///< the CPU worker's scratch, set per tile (cpu_executor::for_each_tile)
 
   /// Children per generation (N − E) and the pairs that produce them.
   std::uint32_t children() const { return population - elitism; }

@@ -21,7 +21,6 @@
 #include "fusedga/core/philox_lanes.hpp"
 #include "fusedga/core/population.hpp"
 #include "fusedga/core/rng.hpp"
-#include "fusedga/core/thread_buffer.hpp"
 #include "fusedga/engine/evaluate.hpp"
 #include "fusedga/engine/initial_genes.hpp"
 #include "fusedga/engine/kernel_params.hpp"
@@ -79,14 +78,13 @@ template <class Problem>
 inline void evaluate_rows(const kernel_params<Problem>& kp, const gene_t<Problem>* rows, std::size_t count,
                           fitness_t<Problem>* obj, fitness_t<Problem>* vio, rank_key_t<fitness_t<Problem>>* key) {
   using G = gene_t<Problem>;
-  struct padded_rows;
   if (count == kTileSlots) return evaluate_tile_rows(kp, rows, obj, vio, key);
   const std::size_t d = static_cast<std::size_t>(kp.dimension);
-  // Short genomes (every GA offspring tile's) pad on the stack: a thread-local buffer would allocate whenever a
-  // TBB thread first took a run's last tile, in any generation (tests/engine/test_allocation.cpp). Longer ones
-  // take the thread's buffer: it grows once per thread (to the largest d), not per generation.
+  // Short genomes (every GA offspring tile's) pad on the stack, longer ones in the worker's scratch (allocated
+  // with the executor: a thread-local buffer allocated whenever a TBB thread first took a run's last tile, in
+  // any generation, tests/engine/test_allocation.cpp).
   alignas(64) G on_stack[kTileSlots * kStagedGenes];
-  G* padded = d <= static_cast<std::size_t>(kStagedGenes) ? on_stack : thread_buffer<padded_rows, G>(kTileSlots * d);
+  G* padded = d <= static_cast<std::size_t>(kStagedGenes) ? on_stack : kp.scratch.padded_rows;
   std::memcpy(padded, rows, count * d * sizeof(G));
   for (std::size_t l = count; l < kTileSlots; ++l) std::memcpy(padded + l * d, rows + (count - 1) * d, d * sizeof(G));
   evaluate_tile_rows(kp, padded, obj, vio, key);
@@ -121,8 +119,7 @@ inline void evaluate_listed(const kernel_params<Problem>& kp, const population_v
   using F = fitness_t<Problem>;
   if constexpr (has_batch_evaluation<Problem>::value) {
     const std::size_t d = static_cast<std::size_t>(kp.dimension);
-    struct gathered_rows;
-    G* rows = thread_buffer<gathered_rows, G>(static_cast<std::size_t>(n) * d);
+    G* rows = kp.scratch.gathered_rows;  // kTileSlots rows
     for (int k = 0; k < n; ++k)
       std::memcpy(rows + static_cast<std::size_t>(k) * d, pop.row(begin + static_cast<std::size_t>(lanes[k])),
                   d * sizeof(G));

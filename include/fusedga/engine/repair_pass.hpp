@@ -14,7 +14,6 @@
 
 #include "fusedga/core/constraint_jacobian.hpp"
 #include "fusedga/core/rng.hpp"
-#include "fusedga/core/thread_buffer.hpp"
 #include "fusedga/engine/kernel_params.hpp"
 #include "fusedga/operators/gradient_repair.hpp"
 
@@ -30,9 +29,7 @@ inline std::uint32_t repair_lane(const kernel_params<Problem>& kp, gene_t<Proble
   using F = fitness_t<Problem>;
   const int d = kp.dimension;
   const int ni = kp.gradient_repair.inequalities, ne = kp.gradient_repair.equalities;
-  struct repair_work;
-  struct staged_lane;
-  F* scratch = thread_buffer<repair_work, F>(gradient_repair_scratch(d, ni + ne));
+  F* scratch = kp.scratch.repair_work;  // gradient_repair_scratch(d, ni + ne) values
   const auto repair = [&](G* x) {
     return static_cast<std::uint32_t>(gradient_repair(kp.problem, x, d, ni, ne, kp.bounds.lower, kp.bounds.upper,
                                                       kp.equality_tolerance, kp.gradient_repair.iterations,
@@ -41,7 +38,7 @@ inline std::uint32_t repair_lane(const kernel_params<Problem>& kp, gene_t<Proble
   if constexpr (P == 1) {
     return repair(genes + l);  // a row: repaired where it is
   } else {
-    G* x = thread_buffer<staged_lane, G>(static_cast<std::size_t>(d));
+    G* x = kp.scratch.lane;
     for (int j = 0; j < d; ++j) x[j] = genes[j * P + l];
     const std::uint32_t evaluations = repair(x);
     for (int j = 0; j < d; ++j) genes[j * P + l] = x[j];
