@@ -25,7 +25,6 @@ class pass_scratch {
   using gene = gene_t<Problem>;
   using fitness = fitness_t<Problem>;
 
-  pass_scratch() = default;
   explicit pass_scratch(const kernel_params<Problem>& kp) {
     const std::size_t d = static_cast<std::size_t>(kp.dimension);
     const bool repairs = repairable_v<Problem> && kp.gradient_repair.enabled();
@@ -44,7 +43,6 @@ class pass_scratch {
     genes_.resize(static_cast<std::size_t>(slots) * genes_per_slot());
     work_values_.resize(static_cast<std::size_t>(slots) * work_);
   }
-  int slots() const { return slots_; }
 
   /// Worker `s`'s scratch, s in [0, slots()).
   scratch_slot<gene, fitness> slot(int s) {
