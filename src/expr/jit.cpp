@@ -133,10 +133,94 @@ std::string find_compiler(const jit_options& options, std::string* why) {
   return path;
 }
 
+namespace {
+
+/// Whether `dir` is still a directory of ours that nobody else can write (ensure_private_directory's checks).
+bool still_private(const std::string& dir) {
+  struct stat st {};
+  return ::lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() && (st.st_mode & 077) == 0;
+}
+
+/**
+ * The modules this process has loaded, by everything that chose them (jit_module's inputs, and $CXX, $PATH,
+ * $XDG_CACHE_HOME and $HOME, which choose the compiler and the cache). A later jit_module call for the same
+ * module returns it without finding the compiler, listing the cache directory, hashing the object or running
+ * dlopen: together 270 us a call, in a run of 290 us on a 4-gene problem, and a freshly mapped module's first
+ * calls paid its page faults in every run (docs/expressions.md, "Caching and its security checks"). A module
+ * is reused only while the cache entry still holds the very bytes it was loaded from: the object and its
+ * digest sidecar are read again as the cache reads them (read_cache_entry: no link followed, owned by this
+ * user, writable by nobody else) and compared byte for byte, and the directory must still be private; else
+ * the call goes through the cache's checks as if nothing were loaded. At most kLoadedModules are kept (the
+ * oldest is let go: unloaded once no evaluator holds it). Thread-safe.
+ */
+class loaded_modules {
+ public:
+  static loaded_modules& instance() {
+    static loaded_modules* const table = new loaded_modules;  // never destroyed: evaluators may outlive statics
+    return *table;
+  }
+
+  module_ptr find(const std::string& key, jit_stats& stats) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    for (const entry& e : entries_) {
+      if (e.key != key) continue;
+      const detail::cache_entry object = detail::read_cache_entry(e.object);
+      if (!object.present || !object.refused.empty() || object.bytes != e.bytes) return nullptr;
+      const detail::cache_entry sidecar = detail::read_cache_entry(e.sidecar);
+      if (!sidecar.present || !sidecar.refused.empty() || sidecar.bytes != e.digest || !still_private(e.dir))
+        return nullptr;
+      stats.cache_hit = true;
+      stats.already_loaded = true;
+      stats.object_path = e.object;
+      return e.module;
+    }
+    return nullptr;
+  }
+
+  /// After `module` was loaded from `bytes`, verified or just compiled into `object` (digest in `sidecar`).
+  void remember(const std::string& key, const std::string& dir, const std::string& object, const std::string& sidecar,
+                const std::string& bytes, const module_ptr& module) {
+    entry e{key, dir, object, sidecar, bytes, detail::sha256_hex(bytes) + "\n", module};
+    const std::lock_guard<std::mutex> lock(mutex_);
+    for (entry& old : entries_)
+      if (old.key == key) {
+        old = std::move(e);
+        return;
+      }
+    if (entries_.size() >= kLoadedModules) entries_.erase(entries_.begin());
+    entries_.push_back(std::move(e));
+  }
+
+ private:
+  static constexpr std::size_t kLoadedModules = 64;
+  struct entry {
+    std::string key, dir, object, sidecar, bytes, digest;
+    module_ptr module;
+  };
+  std::mutex mutex_;
+  std::vector<entry> entries_;
+};
+
+std::string environment(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+}  // namespace
+
 namespace detail {
 module_ptr jit_module(const std::string& what, const std::string& kind, const std::string& tag,
                       const jit_options& options, const std::vector<std::string>& includes, const std::string& source,
                       const std::vector<std::string>& libraries, const module_loader& load, jit_stats& stats) {
+  const char nul = '\0';
+  std::string reuse_key = tag + nul + kind + nul + options.compiler + nul + environment("CXX") + nul +
+                          environment("PATH") + nul + options.flags + nul + options.cache_dir + nul +
+                          environment("XDG_CACHE_HOME") + nul + environment("HOME") + nul;
+  for (const std::string& dir : includes) reuse_key += dir + nul;
+  for (const std::string& library : libraries) reuse_key += library + nul;
+  reuse_key += source;
+  if (module_ptr module = loaded_modules::instance().find(reuse_key, stats)) return module;
+
   std::string why;
   const std::string compiler = find_compiler(options, &why);
   if (compiler.empty()) throw error(what + ": " + why);
@@ -153,10 +237,12 @@ module_ptr jit_module(const std::string& what, const std::string& kind, const st
     stats.notices.push_back(line);
     if (options.on_notice) options.on_notice(line);
   };
+  const std::string sidecar = dir + "/" + key + ".sha256";
   std::string load_failure;
-  if (const auto cached = verified_entry(object, dir + "/" + key + ".sha256", key, what, notice)) {
+  if (const auto cached = verified_entry(object, sidecar, key, what, notice)) {
     if (module_ptr module = load(*cached, key, &load_failure)) {
       stats.cache_hit = true;
+      loaded_modules::instance().remember(reuse_key, dir, object, sidecar, *cached, module);
       return module;
     }
   }
@@ -169,6 +255,7 @@ module_ptr jit_module(const std::string& what, const std::string& kind, const st
   stats.compile_seconds = seconds_since(tc);
   module_ptr module = load(bytes, key, &load_failure);
   if (!module) throw error(what + ": cannot load the compiled object " + object + ": " + load_failure);
+  loaded_modules::instance().remember(reuse_key, dir, object, sidecar, bytes, module);
   return module;
 }
 }  // namespace detail

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -184,6 +185,54 @@ TEST_CASE("JIT cache: a tampered object is rebuilt, never loaded", "[jit]") {
   const std::vector<double> row = {2, 7, -1};
   const outputs<double> o = run_rows(*e, row, 3);
   CHECK(o.objective[0] == 4 + 98 + 3 + 56 + 35);
+}
+
+TEST_CASE("JIT: a module this process loaded is reused while its cache entry holds the same bytes", "[jit][cache]") {
+  REQUIRE_COMPILER();
+  const temp_cache cache;
+  const program p = quadratic_program();
+  const std::vector<double> row = {2, 7, -1};
+  const double expected = 4 + 98 + 3 + 56 + 35;
+  jit_stats cold, again;
+  const auto e1 = jit_compile<double>(p, cache.options(), &cold);
+  CHECK_FALSE(cold.cache_hit);
+  CHECK_FALSE(cold.already_loaded);
+  const auto e2 = jit_compile<double>(p, cache.options(), &again);
+  CHECK(again.cache_hit);
+  CHECK(again.already_loaded);
+  CHECK(again.object_path == cold.object_path);
+  CHECK(run_rows(*e2, row, 3).objective[0] == expected);
+
+  // One byte of the object changed in place (same size, perhaps the same timestamps): checked again by the
+  // cache, refused by its digest and rebuilt, the loaded module not reused.
+  std::string bytes;
+  {
+    std::ifstream in(cold.object_path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  REQUIRE(bytes.size() > 100);
+  bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x5a);
+  {
+    std::fstream out(cold.object_path, std::ios::binary | std::ios::in | std::ios::out);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  jit_stats changed, after;
+  const auto e3 = jit_compile<double>(p, cache.options(), &changed);
+  CHECK_FALSE(changed.cache_hit);
+  CHECK_FALSE(changed.already_loaded);
+  CHECK(run_rows(*e3, row, 3).objective[0] == expected);
+  // The rebuilt module is the one reused next.
+  const auto e4 = jit_compile<double>(p, cache.options(), &after);
+  CHECK(after.already_loaded);
+  CHECK(run_rows(*e4, row, 3).objective[0] == expected);
+
+  // The digest sidecar made group-writable: refused and rebuilt, as without a loaded module.
+  const std::string sidecar = fs::path(cold.object_path).replace_extension(".sha256").string();
+  REQUIRE(::chmod(sidecar.c_str(), 0660) == 0);
+  jit_stats loose;
+  jit_compile<double>(p, cache.options(), &loose);
+  CHECK_FALSE(loose.already_loaded);
+  CHECK_FALSE(loose.cache_hit);
 }
 
 TEST_CASE("JIT errors: no compiler, a failing compiler, a cache directory that is not private", "[jit]") {

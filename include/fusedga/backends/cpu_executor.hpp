@@ -36,6 +36,9 @@
 
 namespace fusedga::detail {
 
+/// Smallest DE population whose archive update and pbest set run as two tasks (cpu_executor::de_generation).
+inline constexpr std::size_t kSideBySideMinPopulation = 4096;
+
 /**
  * Two host populations, the per-tile summaries and the elite list of one run;
  * `Loop` (serial_loop, tbb_loop) is constructed from the backend tag and offers
@@ -324,13 +327,20 @@ class cpu_executor {
       }
       // The archive update (rows of the parents, src) and the next generation's pbest set (keys of dst, the next
       // src) touch disjoint state, so they run side by side: both are sequential, and one after the other they
-      // were 0.3 ms of a 2.5 ms generation at N = 10⁵ on two threads.
-      loop_.for_each_index(2, [&](std::size_t task) {
+      // were 0.3 ms of a 2.5 ms generation at N = 10⁵ on two threads. Not for small populations, where both
+      // take less than waking a worker: at N = 50 on TBB that hand-off cost more than the rest of a generation.
+      const auto archive_and_pbest = [&](std::size_t task) {
         if (task == 0)
           de_.after_pass(kp_.de, src_);
         else
           de_.rank_best(dst_.rank_key, kp_.population);
-      });
+      };
+      if (kp_.population >= kSideBySideMinPopulation) {
+        loop_.for_each_index(2, archive_and_pbest);
+      } else {
+        archive_and_pbest(0);
+        archive_and_pbest(1);
+      }
       pbest_ready_ = true;
       const summary_type s = finish_generation(dst_, eval_tiles(), 0);
       std::swap(src_, dst_);

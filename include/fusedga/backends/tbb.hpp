@@ -54,7 +54,7 @@ namespace detail {
  * caller's for threads = 0 (an arena's set-up was a sixth of a short run's
  * start-up); `f(i, slot)` where f takes a slot: the running thread's index in
  * that arena, in [0, concurrency()), so calls running at once never share one
- * (their scratch: pass_scratch.hpp). Created once per engine; `for_each_index`
+ * (their scratch: pass_scratch.hpp); n = 1 runs f(0, 0) on the caller. Created once per engine; `for_each_index`
  * blocks until all calls returned. An exception thrown by `f` cancels the rest and is
  * rethrown to the caller (oneTBB semantics).
  */
@@ -72,6 +72,13 @@ class tbb_loop {
   }
   template <class F>
   void for_each_index(std::size_t n, F&& f) {
+    if (n == 1) {  // one index (a population of at most one tile): on the caller, no task; slot 0 is free, as
+      if constexpr (std::is_invocable_v<F&, std::size_t, int>)  // no other call of this loop runs meanwhile
+        f(std::size_t(0), 0);
+      else
+        f(std::size_t(0));
+      return;
+    }
 #ifdef FUSEDGA_TSAN_ANNOTATIONS
     __tsan_release(&fork_);  // the caller's writes happen before every task ...
 #endif

@@ -61,9 +61,12 @@ FUSEDGA_HD FUSEDGA_INLINE double log(double x) {
   constexpr double min_normal = 2.2250738585072014e-308;
   const bool tiny = x < min_normal;
   const double xs = tiny ? x * 18014398509481984.0 : x;  // · 2^54: subnormals become normal
-  const std::int64_t b = bit_cast<std::int64_t>(xs);
-  double e = static_cast<double>(((b >> 52) & 0x7ff) - 1023) - (tiny ? 54.0 : 0.0);
-  double m = bit_cast<double>((b & 0x000fffffffffffffLL) | 0x3ff0000000000000LL);  // xs = m · 2^e, m in [1, 2)
+  const std::uint64_t b = bit_cast<std::uint64_t>(xs);
+  // The biased exponent k as the double 2^52 + k minus 2^52 (exact): AVX2 has no vector int64 → double
+  // conversion, so static_cast<double>(k) kept the whole loop over a DE tile's CR draws scalar.
+  const double k = bit_cast<double>(((b >> 52) & 0x7ff) | 0x4330000000000000ULL) - 4503599627370496.0;
+  double e = (k - 1023.0) - (tiny ? 54.0 : 0.0);
+  double m = bit_cast<double>((b & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL);  // xs = m · 2^e, m in [1, 2)
   const bool big = m > 1.4142135623730951;
   e = big ? e + 1.0 : e;
   m = big ? 0.5 * m : m;                   // m in [√½, √2]

@@ -41,6 +41,9 @@ struct jit_options {
 /// What a jit_compile call did.
 struct jit_stats {
   bool cache_hit = false;
+  /// The module was already loaded by this process, from the same unchanged cache entry: no file was read and
+  /// nothing loaded (a cache hit too).
+  bool already_loaded = false;
   double compile_seconds = 0;  ///< wall time of the compiler run (0 on a cache hit)
   double load_seconds = 0;     ///< wall time of code generation, key check and dlopen
   std::string object_path;
