@@ -8,12 +8,12 @@
 # AVX-512 (docs/performance.md, "2026-12-02"). So each level has its file: expected.tsv (AVX-512) and
 # expected-avx2.tsv (AVX2 only). The CPU matters beyond its SIMD level: on an AVX2 AMD EPYC (GCC's
 # -march=native znver3, other tuning; not traced further) 24 of 126 digests of the same code differed from
-# expected-avx2.tsv (recorded on an Intel VM). A file named for GCC's -march=native,
-# expected-<march>.tsv (e.g. expected-znver3.tsv), is compared with (or recorded) where it exists, else the
-# level's; `--record-march` records one for this machine's -march.
+# expected-avx2.tsv (recorded on an Intel VM). A file named for the level and GCC's -march=native,
+# expected-<level>-<march>.tsv (e.g. expected-avx2-znver3.tsv), is compared with (or recorded) where it exists,
+# else the level's; `--record-march` records one for this machine's level and -march.
 # Usage: bash scripts/check-results.sh [GA_RUN]                  compare
 #        bash scripts/check-results.sh --record [GA_RUN]         rewrite the file it compares with
-#        bash scripts/check-results.sh --record-march [GA_RUN]   record expected-<march>.tsv for this machine
+#        bash scripts/check-results.sh --record-march [GA_RUN]   record expected-<level>-<march>.tsv for this machine
 set -euo pipefail
 cd "$(dirname "$0")/.."
 record=0 by_march=0
@@ -22,13 +22,14 @@ record=0 by_march=0
 ga_run="${1:-build/apps/ga-run}"
 simd=$(grep -qw avx512f /proc/cpuinfo 2>/dev/null && echo AVX-512 || (grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo AVX2 || echo "no AVX2"))
 case $simd in
-  AVX-512) expected=tests/results/expected.tsv ;;
-  AVX2) expected=tests/results/expected-avx2.tsv ;;
+  AVX-512) expected=tests/results/expected.tsv level=avx512 ;;
+  AVX2) expected=tests/results/expected-avx2.tsv level=avx2 ;;
   *) echo "check-results: this machine has no AVX2; digests are recorded for AVX-512 and AVX2 only" >&2; exit 2 ;;
 esac
 march=$( (${CXX:-g++} -march=native -Q --help=target 2>/dev/null || true) | awk '$1 == "-march=" {m = $2} END {print m}')
-if [ -n "$march" ] && { [ $by_march = 1 ] || [ -f "tests/results/expected-$march.tsv" ]; }; then
-  expected=tests/results/expected-$march.tsv
+# Keyed by the SIMD level too: GCC 12 calls an AVX-512 Zen 4 znver3, as it does an AVX2 Zen 3.
+if [ -n "$march" ] && { [ $by_march = 1 ] || [ -f "tests/results/expected-$level-$march.tsv" ]; }; then
+  expected=tests/results/expected-$level-$march.tsv
   simd="$simd, -march=native $march"
 elif [ $by_march = 1 ]; then
   echo "check-results: cannot tell GCC's -march=native here (${CXX:-g++} -march=native -Q --help=target)" >&2; exit 2

@@ -10,8 +10,7 @@ cd "$(dirname "$0")/.."
 FUSEDGA_WITH_FUZZ=1 bash scripts/install-deps.sh
 seconds="${1:-${FUSEDGA_FUZZ_SECONDS:-60}}"
 jobs="${FUSEDGA_JOBS:-$(nproc)}"
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+source scripts/ccache-env.sh
 start=$SECONDS
 # Build type None (no -O): the library the targets link is compiled unoptimized, several times faster (its
 # registry instantiates the engine for every built-in problem); the fuzzed sources get -O1 -g (their CMakeLists).

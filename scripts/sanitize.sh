@@ -4,8 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+source scripts/ccache-env.sh
 # CUDA off: the unit suites below never touch it, and nvcc objects are not instrumented anyway.
 cmake --preset asan -DFUSEDGA_CUDA=OFF "${launcher[@]}" >/dev/null
 jobs="${FUSEDGA_JOBS:-$(nproc)}"

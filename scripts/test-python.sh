@@ -13,7 +13,8 @@ py="$PWD/$venv/bin/python"
 # The build requirements too: --no-build-isolation reuses them (and the CMake build dir) from run to run.
 "$py" -m pip install -q --disable-pip-version-check "scikit-build-core>=0.10" "nanobind>=2.0" "numpy>=1.21" pytest
 settings=(-C build-dir=build-python/cmake)
-command -v ccache >/dev/null && settings+=(-C cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache)
+source scripts/ccache-env.sh
+[ ${#launcher[@]} -gt 0 ] && settings+=(-C cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache)
 CMAKE_BUILD_PARALLEL_LEVEL="${FUSEDGA_JOBS:-$(nproc)}" \
   "$py" -m pip install -q --disable-pip-version-check --no-build-isolation "${settings[@]}" .
 cd python/tests  # not the repository root, so `import fusedga` is the installed package, not python/fusedga

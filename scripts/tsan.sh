@@ -8,8 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 jobs="${FUSEDGA_JOBS:-$(nproc)}"
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+source scripts/ccache-env.sh
 start=$SECONDS
 cmake --preset tsan -DFUSEDGA_CUDA=OFF "${launcher[@]}" >/dev/null
 cmake --build build-tsan -j "$jobs" --target test_engine_threads
