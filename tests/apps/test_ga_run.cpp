@@ -19,6 +19,7 @@
 #include "fusedga/operators/catalog.hpp"
 #include "fusedga/operators/operator_text.hpp"
 #include "apps/ga_run_harness.hpp"
+#include "test_paths.hpp"  // FUSEDGA_SOURCE_DIR, FUSEDGA_BINARY_DIR, FUSEDGA_GA_RUN, FUSEDGA_GA_BENCH
 
 namespace fs = std::filesystem;
 using namespace fusedga::test;

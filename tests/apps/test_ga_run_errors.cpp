@@ -14,6 +14,7 @@
 
 #include "apps/ga_run_harness.hpp"
 #include "fusedga/config/registry.hpp"
+#include "test_paths.hpp"  // FUSEDGA_SOURCE_DIR, FUSEDGA_BINARY_DIR, FUSEDGA_GA_RUN, FUSEDGA_GA_BENCH
 
 using namespace fusedga::test;
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/ga_run_harness.hpp"
+#include "test_paths.hpp"  // FUSEDGA_SOURCE_DIR, FUSEDGA_BINARY_DIR, FUSEDGA_GA_RUN, FUSEDGA_GA_BENCH
 
 using namespace fusedga::test;
 

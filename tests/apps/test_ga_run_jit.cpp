@@ -18,6 +18,7 @@
 
 #include "apps/ga_run_harness.hpp"
 #include "expr/jit_cache.hpp"
+#include "test_paths.hpp"  // FUSEDGA_SOURCE_DIR, FUSEDGA_BINARY_DIR, FUSEDGA_GA_RUN, FUSEDGA_GA_BENCH
 
 namespace fs = std::filesystem;
 using namespace fusedga::test;

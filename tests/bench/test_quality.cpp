@@ -25,6 +25,7 @@
 #include "fusedga/expr/numpy_source.hpp"
 #include "report/plot_gnuplot.hpp"
 #include "report/quality_report.hpp"
+#include "test_paths.hpp"  // FUSEDGA_SOURCE_DIR, FUSEDGA_BINARY_DIR, FUSEDGA_GA_RUN, FUSEDGA_GA_BENCH
 
 namespace fs = std::filesystem;
 using namespace fusedga;

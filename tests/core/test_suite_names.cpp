@@ -14,6 +14,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include "test_paths.hpp"  // FUSEDGA_SOURCE_DIR, FUSEDGA_BINARY_DIR, FUSEDGA_GA_RUN, FUSEDGA_GA_BENCH
 
 TEST_CASE("test suite: every test name has its first colon early and balanced brackets, for Catch2 and CTest",
           "[core]") {

@@ -27,6 +27,7 @@
 #include "cuda/host_population.hpp"
 #include "cuda/parity_checks.hpp"
 #include "islands/same_islands.hpp"
+#include "test_paths.hpp"  // FUSEDGA_SOURCE_DIR, FUSEDGA_BINARY_DIR, FUSEDGA_GA_RUN, FUSEDGA_GA_BENCH
 
 using namespace fusedga;
 using namespace cuda_test;

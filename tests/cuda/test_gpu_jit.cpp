@@ -30,6 +30,7 @@
 #include "expr/interpreter_reference.hpp"
 #include "expr/program_builder.hpp"
 #include "expr/temp_cache.hpp"
+#include "test_paths.hpp"  // FUSEDGA_SOURCE_DIR, FUSEDGA_BINARY_DIR, FUSEDGA_GA_RUN, FUSEDGA_GA_BENCH
 
 using namespace fusedga;
 

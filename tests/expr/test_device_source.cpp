@@ -26,6 +26,7 @@
 #include "expr/interpreter_reference.hpp"
 #include "expr/subprocess.hpp"
 #include "expr/temp_cache.hpp"
+#include "test_paths.hpp"  // FUSEDGA_SOURCE_DIR, FUSEDGA_BINARY_DIR, FUSEDGA_GA_RUN, FUSEDGA_GA_BENCH
 
 using namespace fusedga;
 

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include "test_paths.hpp"  // FUSEDGA_SOURCE_DIR, FUSEDGA_BINARY_DIR, FUSEDGA_GA_RUN, FUSEDGA_GA_BENCH
 
 using namespace fusedga;
 

@@ -8,6 +8,7 @@
 #include "bench/bench_labels.hpp"
 #include "fusedga/core/error.hpp"
 #include "report/compare_reports.hpp"
+#include "test_paths.hpp"  // FUSEDGA_SOURCE_DIR, FUSEDGA_BINARY_DIR, FUSEDGA_GA_RUN, FUSEDGA_GA_BENCH
 
 using namespace fusedga;
 

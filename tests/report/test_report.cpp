@@ -33,6 +33,7 @@
 #include "report/report_metrics.hpp"
 #include "report/report_staging.hpp"
 #include "report/report_writer.hpp"
+#include "test_paths.hpp"  // FUSEDGA_SOURCE_DIR, FUSEDGA_BINARY_DIR, FUSEDGA_GA_RUN, FUSEDGA_GA_BENCH
 
 using namespace fusedga;
 using nlohmann::json;
