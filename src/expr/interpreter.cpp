@@ -27,7 +27,13 @@ using interp::source;
 /// over up to this many genes reads each gene once per chunk.
 constexpr int cache_slots = 32;
 
-/// One thread's scratch memory, reused by every interpreter that runs on the
+/// Scratch of at most this many bytes (a plan of up to about 60 temporaries in double, 150 in float) is an array on
+/// the evaluating thread's stack: nothing is allocated when a thread first evaluates, in whatever generation a
+/// TBB thread first takes a tile, so a run allocates nothing per generation (the engine's contract;
+/// tests/engine/test_allocation.cpp). A TBB worker's stack is 4 MiB, a process's main thread's 8 MiB.
+constexpr std::size_t stack_scratch_bytes = 48 * 1024;
+
+/// One thread's scratch memory for larger plans, reused by every interpreter that runs on the
 /// thread (evaluate never nests), grown to the largest plan seen.
 void* thread_scratch(std::size_t bytes) {
   struct block {
@@ -178,7 +184,19 @@ class interpreter final : public evaluator<Real> {
   void evaluate(const Real* genes, std::ptrdiff_t lane_stride, std::ptrdiff_t gene_stride, int count, Real eps,
                 Real* objective, Real* violation) const override {
     if (count <= 0) return;
-    auto* mem = static_cast<unsigned char*>(thread_scratch(scratch_bytes_));
+    if (scratch_bytes_ <= stack_scratch_bytes) {
+      alignas(64) unsigned char stack[stack_scratch_bytes];
+      evaluate_in(stack, genes, lane_stride, gene_stride, count, eps, objective, violation);
+    } else {
+      evaluate_in(static_cast<unsigned char*>(thread_scratch(scratch_bytes_)), genes, lane_stride, gene_stride,
+                  count, eps, objective, violation);
+    }
+  }
+
+ private:
+  /// evaluate with `mem` (scratch_bytes_, 64-byte aligned) as its scratch.
+  void evaluate_in(unsigned char* mem, const Real* genes, std::ptrdiff_t lane_stride, std::ptrdiff_t gene_stride,
+                   int count, Real eps, Real* objective, Real* violation) const {
     chunk<Real> c;
     c.lane_stride = lane_stride;
     c.gene_stride = gene_stride;
@@ -199,7 +217,6 @@ class interpreter final : public evaluator<Real> {
     }
   }
 
- private:
   void run(int begin, int end, chunk<Real>& c, Real eps, Real* objective) const {
     for (int pc = begin; pc < end; ++pc) {
       const interp::instruction<Real>& in = s_.code[static_cast<std::size_t>(pc)];

@@ -17,8 +17,26 @@ class tape_interpreter final : public jacobian_evaluator<Real> {
       if (live[i]) order_.push_back(static_cast<int>(i));
   }
   void evaluate(const Real* x, Real* c, Real* J) const override {
-    thread_local std::vector<Real> v;
-    if (v.size() < tape_.entries.size()) v.resize(tape_.entries.size());
+    if (tape_.entries.size() <= kStackEntries) {
+      Real stack[kStackEntries];
+      evaluate_in(stack, x, c, J);
+    } else {
+      thread_local std::vector<Real> v;
+      if (v.size() < tape_.entries.size()) v.resize(tape_.entries.size());
+      evaluate_in(v.data(), x, c, J);
+    }
+  }
+  int dimension() const override { return tape_.dimension; }
+  int constraint_count() const override { return tape_.constraint_count(); }
+
+ private:
+  /// Tapes of at most this many entries keep their values on the stack (32 KiB in double): the gradient repair
+  /// then allocates nothing when a thread first repairs, in whatever generation (tests/engine/test_allocation.cpp).
+  /// Larger tapes use a thread-local buffer, grown to the largest tape seen.
+  static constexpr std::size_t kStackEntries = 4096;
+
+  /// evaluate with `v` (tape_.entries.size() values) as the tape's values.
+  void evaluate_in(Real* v, const Real* x, Real* c, Real* J) const {
     for (int i : order_) {
       const tape_entry& t = tape_.entries[static_cast<std::size_t>(i)];
       const auto at = [&](int k) { return k >= 0 ? v[static_cast<std::size_t>(k)] : Real(0); };
@@ -33,10 +51,7 @@ class tape_interpreter final : public jacobian_evaluator<Real> {
       J[k] = id >= 0 ? v[static_cast<std::size_t>(id)] : Real(0);
     }
   }
-  int dimension() const override { return tape_.dimension; }
-  int constraint_count() const override { return tape_.constraint_count(); }
 
- private:
   jacobian_tape tape_;
   std::vector<int> order_;
 };

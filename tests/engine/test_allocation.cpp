@@ -7,10 +7,16 @@
 #include <cstdlib>
 #include <new>
 
+#include <fusedga/expr/derivative.hpp>
+#include <fusedga/expr/expression_problem.hpp>
+#include <fusedga/expr/interpreter.hpp>
+#include <fusedga/expr/jacobian_evaluator.hpp>
 #include <fusedga/fusedga.hpp>
 #include <fusedga/problems/classic/rastrigin.hpp>
 #include <fusedga/problems/seed/constrained_quadratic.hpp>
 #include <fusedga/problems/seed/gene_sum.hpp>
+
+#include "expr/program_builder.hpp"
 
 // AddressSanitizer replaces operator new itself; the counting hook would fight it.
 #if defined(__SANITIZE_ADDRESS__)
@@ -39,6 +45,18 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+// The over-aligned forms too (the expression interpreter's scratch was one).
+void* operator new(std::size_t n, std::align_val_t a) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  const std::size_t align = static_cast<std::size_t>(a);
+  if (void* p = std::aligned_alloc(align, (n + align - 1) / align * align)) return p;  // a multiple of align
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n, std::align_val_t a) { return operator new(n, a); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 #endif
 
 using namespace fusedga;
@@ -53,6 +71,22 @@ long allocations_in_steady_state(const Problem& p, ga_options o, const Backend& 
   const long before = g_allocations.load();
   for (int g = 0; g < 30; ++g) e.step();
   return g_allocations.load() - before;
+}
+
+/// The options of the TBB checks, N = 10,000: the GA, DE, and each with gradient repair at rate 0.5.
+struct tbb_cases {
+  ga_options ga, de, repair, de_repair;
+};
+tbb_cases allocation_cases() {
+  tbb_cases c;
+  c.ga.population = 10000;
+  c.de = c.ga;
+  c.de.algorithm = algorithm_kind::de;
+  c.repair = c.ga;
+  c.repair.constraints.gradient_repair.rate = 0.5;
+  c.de_repair = c.repair;
+  c.de_repair.algorithm = algorithm_kind::de;
+  return c;
 }
 
 bool counting_allocations() {
@@ -80,20 +114,38 @@ TEST_CASE("no heap allocation per generation", "[allocation]") {
 // check fails depends on which thread takes which tile).
 TEST_CASE("no heap allocation per generation: long genomes, DE and gradient repair on TBB", "[allocation]") {
   if (!counting_allocations()) return;
-  ga_options o;
-  o.population = 10000;
-  ga_options de = o;
-  de.algorithm = algorithm_kind::de;
-  ga_options repair = o;
-  repair.constraints.gradient_repair.rate = 0.5;
-  ga_options de_repair = repair;
-  de_repair.algorithm = algorithm_kind::de;
+  const tbb_cases c = allocation_cases();
   for (const int threads : {2, 3}) {
     CAPTURE(threads);
-    CHECK(allocations_in_steady_state(problems::Rastrigin<double>{40}, o, backend::tbb{threads}) == 0);
-    CHECK(allocations_in_steady_state(problems::Rastrigin<double>{40}, de, backend::tbb{threads}) == 0);
-    CHECK(allocations_in_steady_state(problems::ConstrainedQuadratic<double>{}, repair, backend::tbb{threads}) == 0);
-    CHECK(allocations_in_steady_state(problems::ConstrainedQuadratic<double>{}, de_repair, backend::tbb{threads}) == 0);
+    CHECK(allocations_in_steady_state(problems::Rastrigin<double>{40}, c.ga, backend::tbb{threads}) == 0);
+    CHECK(allocations_in_steady_state(problems::Rastrigin<double>{40}, c.de, backend::tbb{threads}) == 0);
+    CHECK(allocations_in_steady_state(problems::ConstrainedQuadratic<double>{}, c.repair, backend::tbb{threads}) == 0);
+    CHECK(allocations_in_steady_state(problems::ConstrainedQuadratic<double>{}, c.de_repair, backend::tbb{threads}) ==
+          0);
+  }
+}
+
+// An expression problem evaluated by the interpreter, repaired through its Jacobian tape: the interpreter's
+// scratch and the tape's values were thread_local buffers grown by a thread's first call, so a TBB thread that
+// first took a tile, or first repaired a trial, in a later generation allocated in it.
+TEST_CASE("no heap allocation per generation: the expression interpreter and its Jacobian tape on TBB",
+          "[allocation]") {
+  if (!counting_allocations()) return;
+  using namespace fusedga::expr;
+  const program p = expr_test::parsed({expr_test::declared("x", 40, -5.12, 5.12)},
+                                      "10*40 + sum(i=0:39, x[i]^2 - 10*cos(2*pi*x[i]))",
+                                      {"sum(i=0:39, x[i]) >= 30", "x[0]^2 + x[1]^2 <= 1"});
+  const auto interpreted = make_interpreter<double>(p);
+  const auto tape = make_jacobian_interpreter<double>(build_jacobian(p));
+  const expression_problem<double, Sense::minimize> problem{&p, interpreted.get(), nullptr, tape.get()};
+  const tbb_cases c = allocation_cases();
+  for (const int threads : {2, 3}) {
+    CAPTURE(threads);
+    const ga_options cases[] = {c.ga, c.de, c.repair, c.de_repair};
+    for (int k = 0; k < 4; ++k) {
+      INFO("case " << k << " (GA, DE, GA with repair, DE with repair)");
+      CHECK(allocations_in_steady_state(problem, cases[k], backend::tbb{threads}) == 0);
+    }
   }
 }
 
@@ -104,7 +156,9 @@ TEST_CASE("the counting hook sees allocations (the test can fail)", "[allocation
   // once the translation unit grew and its inlining budget changed); calls of ::operator new are never elided.
   void* a = ::operator new(64);
   void* b = ::operator new(128);
+  void* c = ::operator new(256, std::align_val_t(64));
   ::operator delete(a);
   ::operator delete(b);
-  CHECK(g_allocations.load() - before >= 2);
+  ::operator delete(c, std::align_val_t(64));
+  CHECK(g_allocations.load() - before >= 3);
 }
