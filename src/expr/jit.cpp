@@ -135,12 +135,6 @@ std::string find_compiler(const jit_options& options, std::string* why) {
 
 namespace {
 
-/// Whether `dir` is still a directory of ours that nobody else can write (ensure_private_directory's checks).
-bool still_private(const std::string& dir) {
-  struct stat st {};
-  return ::lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() && (st.st_mode & 077) == 0;
-}
-
 /**
  * The modules this process has loaded, by everything that chose them (jit_module's inputs, and $CXX, $PATH,
  * $XDG_CACHE_HOME and $HOME, which choose the compiler and the cache). A later jit_module call for the same
@@ -167,7 +161,8 @@ class loaded_modules {
       const detail::cache_entry object = detail::read_cache_entry(e.object);
       if (!object.present || !object.refused.empty() || object.bytes != e.bytes) return nullptr;
       const detail::cache_entry sidecar = detail::read_cache_entry(e.sidecar);
-      if (!sidecar.present || !sidecar.refused.empty() || sidecar.bytes != e.digest || !still_private(e.dir))
+      if (!sidecar.present || !sidecar.refused.empty() || sidecar.bytes != e.digest ||
+          !detail::private_directory_problem(e.dir).empty())
         return nullptr;
       stats.cache_hit = true;
       stats.already_loaded = true;

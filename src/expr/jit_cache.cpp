@@ -252,17 +252,21 @@ void ensure_private_directory(const std::string& dir) {
       throw error("JIT cache: cannot create " + dir.substr(0, slash) + ": " + std::strerror(errno));
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
     throw error("JIT cache: cannot create " + dir + ": " + std::strerror(errno));
+  if (const std::string why = private_directory_problem(dir); !why.empty()) throw error("JIT cache: " + why);
+  remove_stale_compiles(dir);
+}
+
+std::string private_directory_problem(const std::string& dir) {
   struct stat st {};
-  if (::lstat(dir.c_str(), &st) != 0) throw error("JIT cache: cannot stat " + dir + ": " + std::strerror(errno));
-  if (!S_ISDIR(st.st_mode)) throw error("JIT cache: " + dir + " is not a directory");
-  if (st.st_uid != ::geteuid()) throw error("JIT cache: " + dir + " is owned by another user; it must be private");
-  if ((st.st_mode & 077) != 0)
-  {
+  if (::lstat(dir.c_str(), &st) != 0) return "cannot stat " + dir + ": " + std::strerror(errno);
+  if (!S_ISDIR(st.st_mode)) return dir + " is not a directory";
+  if (st.st_uid != ::geteuid()) return dir + " is owned by another user; it must be private";
+  if ((st.st_mode & 077) != 0) {
     char mode[8];
     std::snprintf(mode, sizeof mode, "%03o", static_cast<unsigned>(st.st_mode & 0777));
-    throw error("JIT cache: " + dir + " has mode " + mode + "; it must be private (chmod 700)");
+    return dir + " has mode " + mode + "; it must be private (chmod 700)";
   }
-  remove_stale_compiles(dir);
+  return "";
 }
 
 namespace {

@@ -125,6 +125,10 @@ std::string cache_directory(const std::string& configured);
  */
 void ensure_private_directory(const std::string& dir);
 
+/// What makes `dir` unfit to be the cache (it cannot be stat'ed, is not a directory, is another user's, or has
+/// group or other permissions), as "PATH is ..." for an error message; empty when it is private.
+std::string private_directory_problem(const std::string& dir);
+
 /**
  * Removes the compile temporaries `KEY.tmp-HOST-PID-XXXXXX` (directories, and
  * the older `KEY.tmp-PID-N.{cpp,so}` files) in `dir` that a killed compile

@@ -208,9 +208,12 @@ TEST_CASE("JIT cache: temporaries of killed compiles are removed when the cache 
   if (!have_compiler()) return;
   const temp_cache cache;
   const program p = cache_program();
-  // Creates the cache. In float: the double compile below must open the cache, not reuse a module this
-  // process already loaded (jit_stats::already_loaded: that opens nothing, so removes nothing).
-  jit_compile<float>(p, cache.options());
+  // Creates the cache, through another spelling of its directory: the compile below then finds the entry in the
+  // cache but no module this process loaded under its own options (jit_stats::already_loaded opens nothing, so
+  // would remove nothing).
+  jit_options creating = cache.options();
+  creating.cache_dir += "/.";
+  jit_compile<double>(p, creating);
   // A PID that is surely dead: a child that has exited and been reaped.
   const pid_t child = ::fork();
   if (child == 0) ::_exit(0);
@@ -233,6 +236,7 @@ TEST_CASE("JIT cache: temporaries of killed compiles are removed when the cache 
   fs::last_write_time(old_live, two_hours_ago);
   jit_stats s;
   jit_compile<double>(p, cache.options(), &s);
+  CHECK(s.cache_hit);
   CHECK_FALSE(s.already_loaded);
   CHECK_FALSE(fs::exists(dead));        // this host, its PID is gone
   CHECK_FALSE(fs::exists(old_format));  // the same, in the older naming
