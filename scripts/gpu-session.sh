@@ -71,8 +71,10 @@ prepare() {
 }
 
 build_here() {
+  # Through ccache (its nvcc support included): a later session's build of a changed tree compiles only what changed.
+  source scripts/ccache-env.sh
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFUSEDGA_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DFUSEDGA_MPI=OFF >/dev/null
+    -DFUSEDGA_MPI=OFF "${launcher[@]}" >/dev/null
   cmake --build "$build" -j "$(nproc)" --target test_cuda ga-run ga-bench
   # Stripped and packed into .device/bin.tar.xz (~16 MB; the three binaries are ~88 MB, a device call carries 64 MiB).
   local stage
