@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <fusedga/fusedga.hpp>
@@ -177,17 +178,23 @@ TEST_CASE("DE: a tile's trials built across its targets equal de_draw and de_tri
   // genes at a time target by target; the CUDA kernel (and de_trial) target by target, 4 genes at a time. d = 3
   // and 21 end in a partial gene block, 16 and 64 in whole chunks, 61 both, 70 and 133 in a second and a third
   // chunk of the rows; every fifth gene is an integer variable where `integers`. N = 100 is a tile of 64 targets
-  // and one of 36; the archive holds 20 rows.
-  for (const int d : {3, 16, 21, 61, 64, 70, 133}) {
+  // and one of 36, N = 12 one of 12 (a tile draws and computes only its live lanes, whole groups of 16:
+  // philox_lanes.hpp's live_lanes); the archive holds 20 rows.
+  std::vector<std::pair<std::size_t, int>> cases;  // (N, d)
+  for (const std::size_t n : {std::size_t(12), std::size_t(100)})
+    for (const int d : {3, 16, 21, 61, 64, 70, 133}) cases.emplace_back(n, d);
+  for (const auto& c : cases) {
+    const std::size_t n = c.first;
+    const int d = c.second;
     for (const de_strategy s : {de_strategy::rand_1_bin, de_strategy::current_to_pbest_1, de_strategy::shade}) {
       for (const int mode : {0, 1, 2}) {  // rows allowed, across the targets, exponential crossover
         if (mode == 2 && s == de_strategy::rand_1_bin) continue;  // binomial by name (validate)
         const bool rows = mode == 0, integers = (mode == 1) == (d % 2 == 1);
-        INFO("d = " << d << ", strategy " << static_cast<int>(s) << ", rows allowed " << rows << ", integers "
-                    << integers);
+        INFO("N = " << n << ", d = " << d << ", strategy " << static_cast<int>(s) << ", rows allowed " << rows
+                    << ", integers " << integers);
         problems::Rastrigin<double> problem;
         problem.dim = d;
-        const std::size_t n = 100, dd = static_cast<std::size_t>(d);
+        const std::size_t dd = static_cast<std::size_t>(d);
         ga_options o = de_options_with(s, n, 1);
         o.seed = 7;
         if (mode == 2) o.de.crossover = de_crossover::exp;

@@ -287,6 +287,21 @@ TEST_CASE("solve: the archipelago's rows combine the islands' rows", "[islands]"
   CHECK(same_bits(r.violation, best->violation));
 }
 
+TEST_CASE("solve: the rows' wall time is the run's clock, the islands' set-up included", "[islands]") {
+  // Serial: the islands are built and evaluated one after another, so on the run's clock each island's generation
+  // 0 ends after the one before it (on each engine's own clock, counted from its initialize, they were six
+  // unordered durations), and the archipelago's generation 0 ends with the last island's.
+  const Result r = solve(CQ{}, archipelago(600, 6, 6, 2, 1), backend::serial{});
+  REQUIRE(r.islands.size() == 6);
+  for (std::size_t i = 0; i + 1 < r.islands.size(); ++i) {
+    INFO("island " << i);
+    CHECK(r.islands[i].history[0].elapsed_s <= r.islands[i + 1].history[0].elapsed_s);
+  }
+  CHECK(r.history[0].elapsed_s == r.islands.back().history[0].elapsed_s);
+  for (std::size_t g = 0; g + 1 < r.history.size(); ++g) CHECK(r.history[g].elapsed_s <= r.history[g + 1].elapsed_s);
+  CHECK(r.history.back().elapsed_s <= r.wall_time_s);
+}
+
 TEST_CASE("validate_islands: count, every and size are config errors naming the field",
           "[islands]") {
   using Catch::Contains;

@@ -27,6 +27,18 @@
 
 namespace fusedga::detail {
 
+/// A tile's lanes are drawn and computed in groups of this many: a multiple of every SIMD width here (16 with
+/// AVX-512, 8 with AVX2), so that a group is whole vectors with no scalar remainder.
+inline constexpr int kLaneGroup = 16;
+
+/// The lanes a tile of `count` live lanes (of at most `capacity`) draws and computes: count rounded up to whole
+/// lane groups, at most `capacity`. The lanes past `count` are computed and never used: a remainder loop over
+/// the last few lanes cost more than the whole group.
+constexpr int live_lanes(int count, int capacity) {
+  const int rounded = (count + kLaneGroup - 1) / kLaneGroup * kLaneGroup;
+  return rounded < capacity ? rounded : capacity;
+}
+
 #if defined(FUSEDGA_PHILOX_AVX2)
 /// The 32-bit lane operations Philox needs, eight lanes wide (AVX2).
 struct avx2_lanes {
@@ -92,17 +104,17 @@ FUSEDGA_INLINE void philox_rounds(typename Ops::V (&x)[4], std::uint32_t key_lo,
   }
 }
 
-/// draw_counters for L a multiple of Ops::width.
+/// draw_counters for L a multiple of Ops::width: lanes [0, lanes) rounded up to a multiple of Ops::width.
 template <class Ops, int L>
 FUSEDGA_INLINE void draw_counters_simd(const counter_rng& rng, std::uint32_t index, std::uint32_t index_step,
                                        std::uint32_t generation, stream s, std::uint32_t block,
-                                       std::uint32_t block_step, std::uint32_t (&out)[4][L]) {
+                                       std::uint32_t block_step, std::uint32_t (&out)[4][L], int lanes) {
   using V = typename Ops::V;
   const V lane = Ops::iota();
   const auto counter = [&](std::uint32_t base, std::uint32_t step, int l) {  // step is 0 or 1
     return Ops::add(Ops::set1(base + static_cast<std::uint32_t>(l) * step), Ops::bit_and(lane, Ops::set1(0u - step)));
   };
-  for (int l = 0; l < L; l += Ops::width) {
+  for (int l = 0; l < lanes; l += Ops::width) {
     V x[4] = {counter(index, index_step, l), Ops::set1(generation), Ops::set1(static_cast<std::uint32_t>(s)),
               counter(block, block_step, l)};
     philox_rounds<Ops>(x, rng.key_lo, rng.key_hi);
@@ -111,36 +123,37 @@ FUSEDGA_INLINE void draw_counters_simd(const counter_rng& rng, std::uint32_t ind
 }
 #endif
 
-/// out[w][l] = rng(index + l·index_step, generation, s, block + l·block_step).v[w] for l < L;
-/// each step is 0 or 1.
+/// out[w][l] = rng(index + l·index_step, generation, s, block + l·block_step).v[w] for l < lanes (<= L; lanes
+/// past it, up to the SIMD width, may be written too, the rest are not); each step is 0 or 1.
 template <int L>
 FUSEDGA_INLINE void draw_counters(const counter_rng& rng, std::uint32_t index, std::uint32_t index_step,
                                   std::uint32_t generation, stream s, std::uint32_t block, std::uint32_t block_step,
-                                  std::uint32_t (&out)[4][L]) {
+                                  std::uint32_t (&out)[4][L], int lanes = L) {
 #if defined(FUSEDGA_PHILOX_AVX512)
   if constexpr (L % avx512_lanes::width == 0) {
-    draw_counters_simd<avx512_lanes>(rng, index, index_step, generation, s, block, block_step, out);
+    draw_counters_simd<avx512_lanes>(rng, index, index_step, generation, s, block, block_step, out, lanes);
     return;
   }
 #endif
 #if defined(FUSEDGA_PHILOX_AVX2)
   if constexpr (L % avx2_lanes::width == 0) {
-    draw_counters_simd<avx2_lanes>(rng, index, index_step, generation, s, block, block_step, out);
+    draw_counters_simd<avx2_lanes>(rng, index, index_step, generation, s, block, block_step, out, lanes);
     return;
   }
 #endif
-  for (int l = 0; l < L; ++l) {
+  for (int l = 0; l < lanes; ++l) {
     const auto u = static_cast<std::uint32_t>(l);
     const draws4 r = rng(index + u * index_step, generation, s, block + u * block_step);
     for (int w = 0; w < 4; ++w) out[w][l] = r.v[w];
   }
 }
 
-/// The draws of L consecutive pairs (or individuals) for one block: lane l = rng(first_index + l, ..., block).
+/// The draws of L consecutive pairs (or individuals) for one block: lane l = rng(first_index + l, ..., block),
+/// for l < lanes (a tile's live lanes; draw_counters).
 template <int L>
 FUSEDGA_INLINE void draw_lanes(const counter_rng& rng, std::uint32_t first_index, std::uint32_t generation, stream s,
-                               std::uint32_t block, std::uint32_t (&out)[4][L]) {
-  draw_counters<L>(rng, first_index, 1, generation, s, block, 0, out);
+                               std::uint32_t block, std::uint32_t (&out)[4][L], int lanes = L) {
+  draw_counters<L>(rng, first_index, 1, generation, s, block, 0, out, lanes);
 }
 
 /// The draws of L consecutive genes of one pair (rows of long genomes): lane l = rng(index, ..., first_block + l).

@@ -157,23 +157,25 @@ inline void de_trials_rows(const kernel_params<Problem>& kp, const de_tile_donor
 
 /**
  * A DE tile's draws after its trials' evaluation, rng(first + l, generation, stream::de_after, 0) for its
- * targets l < kTileSlots: draw 0 a success's archive slot (archive_replacement_from), draw 1 an infeasible
+ * targets l < count: draw 0 a success's archive slot (archive_replacement_from), draw 1 an infeasible
  * trial's repair coin. Drawn for the whole tile together (philox_lanes.hpp), and only once something reads them:
  * one block at a time per success or repair cost more than the tile's 64 together.
  */
 struct de_after_draws {
-  de_after_draws(const counter_rng& rng_, std::uint32_t first_, std::uint32_t generation_)
-      : rng(rng_), first(first_), generation(generation_) {}
+  de_after_draws(const counter_rng& rng_, std::uint32_t first_, std::uint32_t generation_, int count_)
+      : rng(rng_), first(first_), generation(generation_), count(count_) {}
 
   const counter_rng& rng;
   std::uint32_t first;
   std::uint32_t generation;
+  int count;  ///< the tile's targets: lanes [0, live_lanes(count, kTileSlots)) are drawn
   bool drawn = false;
   alignas(64) std::uint32_t v[4][kTileSlots];  ///< written by the first word() call
 
   /// Draw w of every target of the tile.
   const std::uint32_t* word(int w) {
-    if (!drawn) draw_lanes<static_cast<int>(kTileSlots)>(rng, first, generation, stream::de_after, 0, v);
+    constexpr int L = static_cast<int>(kTileSlots);
+    if (!drawn) draw_lanes<L>(rng, first, generation, stream::de_after, 0, v, live_lanes(count, L));
     drawn = true;
     return v[w];
   }
@@ -256,8 +258,11 @@ inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
   // Block 0: memory index and the donors' indices; block 1: jrand, CR's uniforms, F's first try
   // (de_trial.hpp's layout).
   alignas(32) std::uint32_t ra[4][L], rb[4][L];
-  draw_lanes<L>(kp.rng, first, generation, stream::de_select, 0, ra);
-  draw_lanes<L>(kp.rng, first, generation, stream::de_select, 1, rb);
+  // Only the tile's live lanes (whole lane groups) are drawn and computed: at N = 12, 64 lanes' draws and F/CR
+  // were most of a generation.
+  const int live = live_lanes(count, L);
+  draw_lanes<L>(kp.rng, first, generation, stream::de_select, 0, ra, live);
+  draw_lanes<L>(kp.rng, first, generation, stream::de_select, 1, rb, live);
   de_tile_donors<G> m;
   for (int l = 0; l < count; ++l) {
     const std::uint32_t i = first + static_cast<std::uint32_t>(l);
@@ -295,14 +300,17 @@ inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
   }
   if (s.adaptive()) {
     alignas(64) double mf[L], mcr[L], f0[L], cr[L];
-    for (int l = 0; l < L; ++l) {
+    for (int l = 0; l < live; ++l) {
       const std::uint32_t r = below(ra[0][l], static_cast<std::uint32_t>(s.memory));
       mf[l] = state.memory_F[r];
       mcr[l] = state.memory_CR[r];
     }
-    // F's first Cauchy try and CR for the whole tile in loops GCC vectorizes (double_math.hpp: no libm call)
-    for (int l = 0; l < L; ++l) f0[l] = cauchy_variate(rb[3][l], mf[l], 0.1);
-    for (int l = 0; l < L; ++l) cr[l] = shade_crossover_rate(mcr[l], rb[1][l], rb[2][l]);
+    // F's first Cauchy try and CR for the live lanes in loops GCC vectorizes (double_math.hpp: no libm call),
+    // a lane group at a time (a fixed trip count: no scalar remainder)
+    for (int g = 0; g < live; g += kLaneGroup)
+      for (int l = g; l < g + kLaneGroup; ++l) f0[l] = cauchy_variate(rb[3][l], mf[l], 0.1);
+    for (int g = 0; g < live; g += kLaneGroup)
+      for (int l = g; l < g + kLaneGroup; ++l) cr[l] = shade_crossover_rate(mcr[l], rb[1][l], rb[2][l]);
     // shade_scale_factor's first try is f0; the targets where it is rejected (F <= 0), listed by branch-free
     // appends, take the function's later tries
     int rejected[L];
@@ -341,7 +349,7 @@ inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
   for (int b0 = 0; b0 < gene_blocks; b0 += chunk) {
     const int blocks = std::min(chunk, gene_blocks - b0);
     for (int b = 0; b < blocks; ++b)
-      draw_lanes<L>(kp.rng, first, generation, stream::de_gene, static_cast<std::uint32_t>(b0 + b), rg[b]);
+      draw_lanes<L>(kp.rng, first, generation, stream::de_gene, static_cast<std::uint32_t>(b0 + b), rg[b], live);
     const std::size_t j0 = 4 * static_cast<std::size_t>(b0);
     const std::size_t j1 = std::min(d, j0 + 4 * static_cast<std::size_t>(blocks));
     if (by_rows)
@@ -419,7 +427,7 @@ inline void de_tile(const kernel_params<Problem>& kp, const de_view<gene_t<Probl
   alignas(64) F obj[kTileSlots], vio[kTileSlots];
   alignas(64) K key[kTileSlots];
   evaluate_slots(kp, dst, begin, end, obj, vio, key);
-  de_after_draws after{kp.rng, static_cast<std::uint32_t>(begin), generation};
+  de_after_draws after{kp.rng, static_cast<std::uint32_t>(begin), generation, static_cast<int>(end - begin)};
   const std::uint32_t repair_evaluations = de_repair_infeasible(kp, after, dst, begin, end, obj, vio, key);
   if constexpr (!has_batch_evaluation<Problem>::value) apply_handler_keys(kp, obj, vio, key, end - begin);  // ε, SAP
   de_select(kp, state, src, dst, t, begin, end, obj, vio, key, F_of, CR_of, after, repair_evaluations,
@@ -458,7 +466,7 @@ inline void de_select_tile(const kernel_params<Problem>& kp, const de_view<gene_
   alignas(64) K key[kTileSlots];
   std::memcpy(obj, dst.objective + begin, (end - begin) * sizeof(F));
   rank_population_values(kp, values, begin, end - begin, obj, vio, key);
-  de_after_draws after{kp.rng, static_cast<std::uint32_t>(begin), generation};
+  de_after_draws after{kp.rng, static_cast<std::uint32_t>(begin), generation, static_cast<int>(end - begin)};
   de_select(kp, state, src, dst, t, begin, end, obj, vio, key, F_all + begin, CR_all + begin, after, 0,
             out);
 }

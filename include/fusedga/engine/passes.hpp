@@ -214,15 +214,17 @@ FUSEDGA_INLINE void store_staged_children(const G* c1, const G* c2, int d, std::
   }
 }
 
-/// Plans P pairs: tournament winners, the pair-level crossover decision and k-point cut points.
-/// Stochastic ranking's tournaments also read the parents' `objective` and `violation` (N each).
+/// Plans pairs [0, live) of a group of P: tournament winners, the pair-level crossover decision and k-point cut
+/// points (the other lanes of `plan` are not written). Stochastic ranking's tournaments also read the parents'
+/// `objective` and `violation` (N each).
 template <int P, class Problem, class Key>
 inline void plan_pairs(const kernel_params<Problem>& kp, const Key* keys, const gene_t<Problem>* parent_rows,
                        std::uint32_t first_pair, std::uint32_t generation, pair_plan<P>& plan,
-                       const fitness_t<Problem>* objective = nullptr, const fitness_t<Problem>* violation = nullptr) {
+                       const fitness_t<Problem>* objective = nullptr, const fitness_t<Problem>* violation = nullptr,
+                       int live = P) {
   if (kp.rule == constraint_rule::stochastic_ranking) {
     const stochastic_tournament tour{kp.tournament_size, kp.ranking_pf};
-    for (int l = 0; l < P; ++l)
+    for (int l = 0; l < live; ++l)
       tour(keys, objective, violation, sense_of<Problem>(), kp.population, kp.rng, first_pair + l, generation,
            plan.parent1[l], plan.parent2[l]);
   } else if (kp.tournament_size == 2 && P > 1) {
@@ -232,30 +234,31 @@ inline void plan_pairs(const kernel_params<Problem>& kp, const Key* keys, const 
     std::uint32_t cand[4][P];
     Key key[4][P];
     alignas(32) std::uint32_t r[4][P];
-    draw_lanes<P>(kp.rng, first_pair, generation, stream::select, 0, r);
+    draw_lanes<P>(kp.rng, first_pair, generation, stream::select, 0, r, live);
     for (int c = 0; c < 4; ++c)
-      for (int l = 0; l < P; ++l) cand[c][l] = below(r[c][l], kp.population);
+      for (int l = 0; l < live; ++l) cand[c][l] = below(r[c][l], kp.population);
     for (int c = 0; c < 4; ++c)
-      for (int l = 0; l < P; ++l) key[c][l] = keys[cand[c][l]];
-    for (int l = 0; l < P; ++l) {
+      for (int l = 0; l < live; ++l) key[c][l] = keys[cand[c][l]];
+    for (int l = 0; l < live; ++l) {
       plan.parent1[l] = key[1][l] < key[0][l] ? cand[1][l] : cand[0][l];
       plan.parent2[l] = key[3][l] < key[2][l] ? cand[3][l] : cand[2][l];
     }
 #if defined(__GNUC__)
     // Start the parents' (random) row loads now; the pair draws below hide their latency.
-    for (int l = 0; l < P; ++l) {
+    for (int l = 0; l < live; ++l) {
       __builtin_prefetch(parent_rows + static_cast<std::size_t>(plan.parent1[l]) * kp.dimension);
       __builtin_prefetch(parent_rows + static_cast<std::size_t>(plan.parent2[l]) * kp.dimension);
     }
 #endif
   } else {
     const tournament<0> tour{kp.tournament_size};
-    for (int l = 0; l < P; ++l) tour(keys, kp.population, kp.rng, first_pair + l, generation, plan.parent1[l], plan.parent2[l]);
+    for (int l = 0; l < live; ++l)
+      tour(keys, kp.population, kp.rng, first_pair + l, generation, plan.parent1[l], plan.parent2[l]);
   }
   alignas(32) std::uint32_t r[4][P];
-  draw_lanes<P>(kp.rng, first_pair, generation, stream::pair, 0, r);
+  draw_lanes<P>(kp.rng, first_pair, generation, stream::pair, 0, r, live);
   visit<gene_t<Problem>>(kp.crossover, [&](const auto& op) {
-    for (int l = 0; l < P; ++l) {
+    for (int l = 0; l < live; ++l) {
       plan.crosses[l] = coin<double>(r[0][l], kp.crossover.rate) ? 1 : 0;
       int lo, hi;
       pair_cuts(op, draws4{{r[0][l], r[1][l], r[2][l], r[3][l]}}, kp.dimension, lo, hi);
@@ -282,8 +285,11 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
   std::size_t first_slot, end_slot;
   offspring_range(kp, t, first_slot, end_slot);
 
+  // Only the tile's pairs (whole lane groups: philox_lanes.hpp's live_lanes) are planned, varied and evaluated:
+  // at N = 12 the 64 pairs of a whole tile were most of a generation.
+  const int live = live_lanes(static_cast<int>((end_slot - first_slot + 1) / 2), P);
   pair_plan<P> plan;
-  plan_pairs<P>(kp, src.rank_key, src.genes, first_pair, generation, plan, src.objective, src.violation);
+  plan_pairs<P>(kp, src.rank_key, src.genes, first_pair, generation, plan, src.objective, src.violation, live);
   const std::uint32_t* p1 = plan.parent1;
   const std::uint32_t* p2 = plan.parent2;
 
@@ -292,11 +298,11 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
     alignas(64) G c1[kStagedGenes * P];
     alignas(64) G c2[kStagedGenes * P];
     for (int j = 0; j < d; ++j)
-      for (int l = 0; l < P; ++l) {
+      for (int l = 0; l < live; ++l) {
         c1[j * P + l] = src.genes[static_cast<std::size_t>(p1[l]) * d + j];
         c2[j * P + l] = src.genes[static_cast<std::size_t>(p2[l]) * d + j];
       }
-    vary<P>(kp, first_pair, generation, plan, c1, c2);
+    vary<P>(kp, first_pair, generation, plan, c1, c2, live);
     if constexpr (has_population_evaluation<Problem>::value) {
       // evaluated after the pass, by one evaluate_population call; ranked and summarized by rank_values_tile
       store_staged_children<P>(c1, c2, d, end_slot - first_slot, dst.row(first_slot));
@@ -310,9 +316,9 @@ inline void offspring_tile(const kernel_params<Problem>& kp, const population_vi
     if constexpr (has_batch_evaluation<Problem>::value) {
       F o[2][P], v[2][P];
       K k[2][P];
-      evaluate_batch(kp, c1, 1, P, P, o[0], v[0], k[0]);
-      evaluate_batch(kp, c2, 1, P, P, o[1], v[1], k[1]);
-      for (int l = 0; l < P; ++l)
+      evaluate_batch(kp, c1, 1, P, live, o[0], v[0], k[0]);
+      evaluate_batch(kp, c2, 1, P, live, o[1], v[1], k[1]);
+      for (int l = 0; l < live; ++l)
         for (int c = 0; c < 2; ++c) {
           obj[2 * l + c] = o[c][l];
           vio[2 * l + c] = v[c][l];

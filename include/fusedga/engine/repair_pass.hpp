@@ -62,7 +62,7 @@ inline std::uint32_t repair_children(const kernel_params<Problem>& kp, std::uint
   } else {
     if (!kp.gradient_repair.enabled()) return 0;
     std::uint32_t evaluations = 0;
-    for (int l = 0; l < P; ++l) {
+    for (int l = 0; l < P && static_cast<std::size_t>(2 * l) < children; ++l) {  // the pairs with a kept child
       const draws4 r = kp.rng(first_pair + static_cast<std::uint32_t>(l), generation, stream::repair, 0);
       for (int c = 0; c < 2; ++c) {
         if (static_cast<std::size_t>(2 * l + c) >= children) break;

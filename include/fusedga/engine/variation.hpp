@@ -38,22 +38,23 @@ struct pair_plan {
 };
 
 /**
- * Calls `f(j, l, draws)` for every gene j < d and lane l < P of a group, with
- * draws = rng(first_pair + l, generation, s, j): per gene, all lanes (P > 1,
+ * Calls `f(j, l, draws)` for every gene j < d and lane l < live (<= P) of a group, with
+ * draws = rng(first_pair + l, generation, s, j): per gene, the live lanes (P > 1,
  * the inner loop vectorizes over pairs), or per pair, genes in blocks of
- * eight (P = 1, rows). The Philox blocks come from philox_lanes.hpp.
+ * eight (P = 1, rows; live is 1). The Philox blocks come from philox_lanes.hpp.
  */
 template <int P, class Problem, class F>
 FUSEDGA_INLINE void for_each_gene_draw(const kernel_params<Problem>& kp, std::uint32_t first_pair,
-                                       std::uint32_t generation, stream s, F&& f) {
+                                       std::uint32_t generation, stream s, int live, F&& f) {
   const int d = kp.dimension;
   if constexpr (P > 1) {
     for (int j = 0; j < d; ++j) {
       alignas(32) std::uint32_t r[4][P];
-      draw_lanes<P>(kp.rng, first_pair, generation, s, static_cast<std::uint32_t>(j), r);
-      for (int l = 0; l < P; ++l) f(j, l, draws4{{r[0][l], r[1][l], r[2][l], r[3][l]}});
+      draw_lanes<P>(kp.rng, first_pair, generation, s, static_cast<std::uint32_t>(j), r, live);
+      for (int l = 0; l < live; ++l) f(j, l, draws4{{r[0][l], r[1][l], r[2][l], r[3][l]}});
     }
   } else {
+    (void)live;
     constexpr int B = 8;
     for (int j0 = 0; j0 < d; j0 += B) {
       alignas(32) std::uint32_t r[4][B];
@@ -64,13 +65,14 @@ FUSEDGA_INLINE void for_each_gene_draw(const kernel_params<Problem>& kp, std::ui
   }
 }
 
-/// Applies crossover element functor `op(a, b, lo, hi, j, cut_lo, cut_hi, gene_draws)` where the pair crosses.
+/// Applies crossover element functor `op(a, b, lo, hi, j, cut_lo, cut_hi, gene_draws)` where the pair crosses
+/// (lanes l < live).
 template <int P, class Problem, class Op>
 inline void cross_loop(const kernel_params<Problem>& kp, std::uint32_t first_pair, std::uint32_t generation,
                        const pair_plan<P>& plan, gene_t<Problem>* FUSEDGA_RESTRICT c1,
-                       gene_t<Problem>* FUSEDGA_RESTRICT c2, Op op) {
+                       gene_t<Problem>* FUSEDGA_RESTRICT c2, int live, Op op) {
   using G = gene_t<Problem>;
-  for_each_gene_draw<P>(kp, first_pair, generation, stream::gene_a, [&](int j, int l, const draws4& g) {
+  for_each_gene_draw<P>(kp, first_pair, generation, stream::gene_a, live, [&](int j, int l, const draws4& g) {
     G a = c1[j * P + l];
     G b = c2[j * P + l];
     op(a, b, kp.bounds.lower[j], kp.bounds.upper[j], j, plan.cut_lo[l], plan.cut_hi[l], g);
@@ -79,12 +81,13 @@ inline void cross_loop(const kernel_params<Problem>& kp, std::uint32_t first_pai
   });
 }
 
-/// Applies mutation functor `op` (mutation.hpp) to every gene of both children, then clamps to the bounds.
+/// Applies mutation functor `op` (mutation.hpp) to every gene of both children (lanes l < live), then clamps to
+/// the bounds.
 template <int P, class Problem, class Op>
 inline void mutate_loop(const kernel_params<Problem>& kp, std::uint32_t first_pair, std::uint32_t generation,
-                        gene_t<Problem>* FUSEDGA_RESTRICT c1, gene_t<Problem>* FUSEDGA_RESTRICT c2, Op op) {
+                        gene_t<Problem>* FUSEDGA_RESTRICT c1, gene_t<Problem>* FUSEDGA_RESTRICT c2, int live, Op op) {
   using G = gene_t<Problem>;
-  for_each_gene_draw<P>(kp, first_pair, generation, stream::gene_b, [&](int j, int l, const draws4& m) {
+  for_each_gene_draw<P>(kp, first_pair, generation, stream::gene_b, live, [&](int j, int l, const draws4& m) {
     const G lo = kp.bounds.lower[j];
     const G hi = kp.bounds.upper[j];
     G a = c1[j * P + l];
@@ -144,19 +147,18 @@ inline int pad_to_batch(std::int32_t* list, int n) {
   return padded;
 }
 
-/// Compacted SBX over a staged group (P > 1, real genes); see the file comment.
+/// Compacted SBX over a staged group (P > 1, real genes; lanes l < live); see the file comment.
 template <int P, class Problem>
 inline void sbx_compact(const kernel_params<Problem>& kp, std::uint32_t first_pair, std::uint32_t generation,
                         const pair_plan<P>& plan, gene_t<Problem>* FUSEDGA_RESTRICT c1,
-                        gene_t<Problem>* FUSEDGA_RESTRICT c2, const sbx op) {
+                        gene_t<Problem>* FUSEDGA_RESTRICT c2, int live, const sbx op) {
   using G = gene_t<Problem>;
   constexpr int E = kStagedGenes * P + kCompactBatch;
   const int d = kp.dimension;
-  const int elements = d * P;
   alignas(64) std::int32_t active[E];
   alignas(64) std::uint32_t u[E];
   alignas(64) std::int32_t swap[E];
-  for_each_gene_draw<P>(kp, first_pair, generation, stream::gene_a, [&](int j, int l, const draws4& g) {
+  for_each_gene_draw<P>(kp, first_pair, generation, stream::gene_a, live, [&](int j, int l, const draws4& g) {
     const int e = j * P + l;
     const G spread = c1[e] < c2[e] ? c2[e] - c1[e] : c1[e] - c2[e];
     active[e] = plan.crosses[l] && sbx::crosses(g, spread) ? 1 : 0;
@@ -164,7 +166,9 @@ inline void sbx_compact(const kernel_params<Problem>& kp, std::uint32_t first_pa
     swap[e] = static_cast<std::int32_t>(g.v[2] >> 31);
   });
   alignas(64) std::int32_t list[E + 8];
-  const int n = append_set_indices(active, elements, 0, list, 0);
+  int n = 0;
+  for (int j = 0; j < d; ++j) n = append_set_indices(active + j * P, live, j * P, list, n);  // the live lanes'
+
   if (n == 0) return;
   const int padded = pad_to_batch(list, n);
   alignas(64) G a[E], b[E], lo[E], hi[E];
@@ -192,19 +196,19 @@ inline void sbx_compact(const kernel_params<Problem>& kp, std::uint32_t first_pa
   }
 }
 
-/// Compacted mutation of both children of a staged group (P > 1, real genes), then repair.
+/// Compacted mutation of both children of a staged group (P > 1, real genes; lanes l < live), then repair.
 template <int P, class Problem, class Op>
 inline void mutate_compact(const kernel_params<Problem>& kp, std::uint32_t first_pair, std::uint32_t generation,
-                           gene_t<Problem>* FUSEDGA_RESTRICT c1, gene_t<Problem>* FUSEDGA_RESTRICT c2, Op op) {
+                           gene_t<Problem>* FUSEDGA_RESTRICT c1, gene_t<Problem>* FUSEDGA_RESTRICT c2, int live,
+                           Op op) {
   using G = gene_t<Problem>;
   using R = coin_real_t<G>;
   constexpr int E = kStagedGenes * P;
   const int d = kp.dimension;
-  const int elements = d * P;
   alignas(64) std::int32_t hit[2][E];
   alignas(64) std::uint32_t u1[E], u3[E];
   const R rate = R(op.rate);
-  for_each_gene_draw<P>(kp, first_pair, generation, stream::gene_b, [&](int j, int l, const draws4& m) {
+  for_each_gene_draw<P>(kp, first_pair, generation, stream::gene_b, live, [&](int j, int l, const draws4& m) {
     const int e = j * P + l;
     hit[0][e] = coin<R>(m.v[0], rate) ? 1 : 0;
     hit[1][e] = coin<R>(m.v[2], rate) ? 1 : 0;
@@ -215,10 +219,11 @@ inline void mutate_compact(const kernel_params<Problem>& kp, std::uint32_t first
   alignas(64) std::int32_t list[2 * E + kCompactBatch];
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // hit[.][0, elements) is written above
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // hit[.][j·P, j·P + live) is written above
 #endif
-  int n = append_set_indices(hit[0], elements, 0, list, 0);
-  n = append_set_indices(hit[1], elements, E, list, n);
+  int n = 0;
+  for (int c = 0; c < 2; ++c)  // the live lanes' (hit[c] is written there only), child 0's elements first
+    for (int j = 0; j < d; ++j) n = append_set_indices(hit[c] + j * P, live, c * E + j * P, list, n);
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -249,8 +254,8 @@ inline void mutate_compact(const kernel_params<Problem>& kp, std::uint32_t first
 }
 
 /**
- * Crossover then mutation then repair of P pairs, in place on c1/c2 (which
- * hold the parents on entry and the children on exit). Dispatches on the
+ * Crossover then mutation then repair of lanes [0, live) of P pairs, in place on c1/c2 (which
+ * hold the parents on entry and the children on exit; the other lanes are not read or written). Dispatches on the
  * operator kinds once per group, outside the element loops (dispatch.hpp's
  * visit; vary is forced inline into the tile as it was before the dispatch
  * moved into a lambda). Operators that need real genes are only instantiated for
@@ -259,14 +264,14 @@ inline void mutate_compact(const kernel_params<Problem>& kp, std::uint32_t first
  */
 template <int P, class Problem>
 FUSEDGA_INLINE void vary(const kernel_params<Problem>& kp, std::uint32_t first_pair, std::uint32_t generation,
-                         const pair_plan<P>& plan, gene_t<Problem>* c1, gene_t<Problem>* c2) {
+                         const pair_plan<P>& plan, gene_t<Problem>* c1, gene_t<Problem>* c2, int live = P) {
   using G = gene_t<Problem>;
   constexpr bool compact = std::is_floating_point_v<G> && P > 1;
   visit<G>(kp.crossover, [&](const auto& op) {
     if constexpr (compact && std::is_same_v<std::decay_t<decltype(op)>, sbx>) {
-      sbx_compact<P>(kp, first_pair, generation, plan, c1, c2, op);
+      sbx_compact<P>(kp, first_pair, generation, plan, c1, c2, live, op);
     } else {
-      cross_loop<P>(kp, first_pair, generation, plan, c1, c2,
+      cross_loop<P>(kp, first_pair, generation, plan, c1, c2, live,
                     [op](G& a, G& b, G lo, G hi, int j, int cut_lo, int cut_hi, const draws4& g) {
                       cross_gene(op, a, b, lo, hi, j, cut_lo, cut_hi, g);
                     });
@@ -274,12 +279,12 @@ FUSEDGA_INLINE void vary(const kernel_params<Problem>& kp, std::uint32_t first_p
   });
   visit<G>(kp.mutation, [&](const auto& op) {
     if constexpr (compact)
-      mutate_compact<P>(kp, first_pair, generation, c1, c2, op);
+      mutate_compact<P>(kp, first_pair, generation, c1, c2, live, op);
     else
-      mutate_loop<P>(kp, first_pair, generation, c1, c2, op);
+      mutate_loop<P>(kp, first_pair, generation, c1, c2, live, op);
   });
-  round_integer_genes(kp.bounds, kp.dimension, c1, P);
-  round_integer_genes(kp.bounds, kp.dimension, c2, P);
+  round_integer_genes(kp.bounds, kp.dimension, c1, P, live);
+  round_integer_genes(kp.bounds, kp.dimension, c2, P, live);
 }
 
 }  // namespace fusedga::detail

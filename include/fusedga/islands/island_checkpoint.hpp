@@ -30,7 +30,7 @@ struct island_start {
   long long generation0 = 0;             ///< the run's generation when it began
   std::uint64_t evaluations0 = 0;        ///< evaluations of the island's earlier starts
   std::uint64_t not_a_number0 = 0;       ///< and their NaN individuals
-  double elapsed0 = 0;                   ///< and their wall time
+  double elapsed0 = 0;                   ///< the run's wall time when this start's engine began (its rows add it)
   bool have_best = false;                ///< an earlier start's best is kept
   double objective = 0, violation = 0;   ///< the earlier starts' best
   long long improved_at = 0;             ///< the run's generation it was reached

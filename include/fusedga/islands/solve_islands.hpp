@@ -289,6 +289,10 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
       accepted[static_cast<std::size_t>(k)] = resumed.immigrants[i];
     } else {
       e->initialize();
+      // The island's rows count from the run's start, set-up included, not from its engine's clock (which starts
+      // in initialize): else generation 0's row left out the other islands' set-up and time to target looked
+      // shorter than the run.
+      s0.elapsed0 = elapsed() - e->elapsed_s();
     }
     eng[static_cast<std::size_t>(k)] = std::move(e);
     if (!resume) rows[static_cast<std::size_t>(k)].push_back(row_of(k));
@@ -640,12 +644,12 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
       s0.generation0 = g;
       s0.evaluations0 += old.evaluations();
       s0.not_a_number0 += old.not_a_number();
-      s0.elapsed0 += old.elapsed_s();
       ga_options o = start_options(i, s0.restart);
       o.generations = s0.engine_generations;
       eng[static_cast<std::size_t>(k)].reset();  // the stalled population's memory first
       auto e = std::make_unique<engine_type>(problem, o, backend);
       e->initialize();
+      s0.elapsed0 = elapsed() - e->elapsed_s();  // the run's clock, as at the first start
       eng[static_cast<std::size_t>(k)] = std::move(e);
     });
   };

@@ -27,18 +27,23 @@ FUSEDGA_HD FUSEDGA_INLINE Gene round_integer_gene(Gene y) {
 }
 
 /**
- * Rounds the integer variables (bounds_view::integer) among the genes of `lanes` individuals laid out
- * gene-major, gene j of lane l at x[j·lanes + l] (lanes = 1: a row), after their bound repair. No-op when no
- * gene is an integer variable, and for genes of an integer type. Pure; thread-safe.
+ * Rounds the integer variables (bounds_view::integer) among the genes of the first `live` (default: all) of
+ * `lanes` individuals laid out gene-major, gene j of lane l at x[j·lanes + l] (lanes = 1: a row), after their
+ * bound repair. No-op when no gene is an integer variable, and for genes of an integer type. Pure; thread-safe.
  */
 template <class Gene>
-FUSEDGA_HD FUSEDGA_INLINE void round_integer_genes(const bounds_view<Gene>& b, int d, Gene* x, int lanes) {
+FUSEDGA_HD FUSEDGA_INLINE void round_integer_genes(const bounds_view<Gene>& b, int d, Gene* x, int lanes, int live) {
   if constexpr (std::is_floating_point_v<Gene>) {
     if (b.integer == nullptr) return;
     for (int j = 0; j < d; ++j)
       if (b.integer[j])
-        for (int l = 0; l < lanes; ++l) x[j * lanes + l] = round_integer_gene(x[j * lanes + l]);
+        for (int l = 0; l < live; ++l) x[j * lanes + l] = round_integer_gene(x[j * lanes + l]);
   }
+}
+
+template <class Gene>
+FUSEDGA_HD FUSEDGA_INLINE void round_integer_genes(const bounds_view<Gene>& b, int d, Gene* x, int lanes) {
+  round_integer_genes(b, d, x, lanes, lanes);
 }
 
 }  // namespace fusedga
