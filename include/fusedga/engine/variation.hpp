@@ -51,7 +51,10 @@ FUSEDGA_INLINE void for_each_gene_draw(const kernel_params<Problem>& kp, std::ui
     for (int j = 0; j < d; ++j) {
       alignas(32) std::uint32_t r[4][P];
       draw_lanes<P>(kp.rng, first_pair, generation, s, static_cast<std::uint32_t>(j), r, live);
-      for (int l = 0; l < live; ++l) f(j, l, draws4{{r[0][l], r[1][l], r[2][l], r[3][l]}});
+      if (live == P)  // a whole tile: a constant trip count (a runtime one cost 1-3 % of a GA generation)
+        for (int l = 0; l < P; ++l) f(j, l, draws4{{r[0][l], r[1][l], r[2][l], r[3][l]}});
+      else
+        for (int l = 0; l < live; ++l) f(j, l, draws4{{r[0][l], r[1][l], r[2][l], r[3][l]}});
     }
   } else {
     (void)live;
