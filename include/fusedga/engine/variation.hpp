@@ -139,6 +139,14 @@ inline int append_set_indices(const std::int32_t* flags, int count, std::int32_t
   return n;
 }
 
+/// append_set_indices over the live lanes of a staged group's d gene rows (flags[j·P + l], l < live; the other
+/// lanes are not read): appends base + j·P + l, row by row, as one call over all d·P flags would for live = P.
+template <int P>
+inline int append_live_lanes(const std::int32_t* flags, int d, int live, std::int32_t base, std::int32_t* out, int n) {
+  for (int j = 0; j < d; ++j) n = append_set_indices(flags + j * P, live, base + j * P, out, n);
+  return n;
+}
+
 /// Elements per SIMD batch in compacted loops: lists are padded to a multiple of it.
 inline constexpr int kCompactBatch = 16;
 
@@ -169,9 +177,7 @@ inline void sbx_compact(const kernel_params<Problem>& kp, std::uint32_t first_pa
     swap[e] = static_cast<std::int32_t>(g.v[2] >> 31);
   });
   alignas(64) std::int32_t list[E + 8];
-  int n = 0;
-  for (int j = 0; j < d; ++j) n = append_set_indices(active + j * P, live, j * P, list, n);  // the live lanes'
-
+  const int n = append_live_lanes<P>(active, d, live, 0, list, 0);
   if (n == 0) return;
   const int padded = pad_to_batch(list, n);
   alignas(64) G a[E], b[E], lo[E], hi[E];
@@ -224,9 +230,8 @@ inline void mutate_compact(const kernel_params<Problem>& kp, std::uint32_t first
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // hit[.][j·P, j·P + live) is written above
 #endif
-  int n = 0;
-  for (int c = 0; c < 2; ++c)  // the live lanes' (hit[c] is written there only), child 0's elements first
-    for (int j = 0; j < d; ++j) n = append_set_indices(hit[c] + j * P, live, c * E + j * P, list, n);
+  int n = append_live_lanes<P>(hit[0], d, live, 0, list, 0);  // child 0's elements first
+  n = append_live_lanes<P>(hit[1], d, live, E, list, n);
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
