@@ -149,7 +149,6 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
   };
   Result r;
   r.reason = stop_reason::generations;
-  r.variable_names = variable_names(problem);
   rank_key_t<fitness> best_key = 0;
   solve_state st;  // generations, evaluations, improved_at, have_best: over the whole run
 
@@ -283,6 +282,7 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
       break;
     }
   }
+  r.variable_names = variable_names(problem);  // after the generations: not part of any row's time
   r.feasible = r.violation == 0 && r.finite();  // an infinite or NaN objective or gene is never feasible
   r.generations = st.generations;
   r.evaluations = st.evaluations;

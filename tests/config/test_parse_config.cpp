@@ -402,6 +402,49 @@ TEST_CASE("validate: operator parameters checked against the table", "[config][e
         "ga.mutation.type: creep needs integer genes; for real genes use one of: polynomial, gaussian, uniform-reset");
 }
 
+TEST_CASE("validate: each run option's message names it, its value and the range", "[config][errors]") {
+  // Built only when thrown (validate.hpp, check_range): each message checked to the letter.
+  const auto message = [](auto&& set, int dimension = 3, bool real = true) {
+    ga_options o;
+    set(o);
+    try {
+      validate(o, dimension, real);
+    } catch (const config_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  const auto none = [](ga_options&) {};
+  CHECK(message(none, 0) == "problem: dimension must be >= 1, got 0");
+  CHECK(message([](ga_options& o) { o.population = 1; }) ==
+        "ga.population: expected an integer in [2, 2147483647], got 1");
+  CHECK(message([](ga_options& o) { o.generations = -1; }) == "ga.generations: expected an integer >= 0, got -1");
+  CHECK(message([](ga_options& o) { o.elitism = 100; }) ==
+        "ga.elitism: expected an integer in [0, population - 1 = 99], got 100");
+  CHECK(message([](ga_options& o) { o.stop.evaluations = 99; }) ==
+        "stop.evaluations: expected an integer >= population = 100 (the initial population is evaluated), got 99");
+  CHECK(message([](ga_options& o) { o.restarts.stall_generations = 0; }) ==
+        "ga.restarts.stall_generations: expected an integer >= 1, got 0");
+  CHECK(message([](ga_options& o) { o.restarts.population_growth = 0.5; }) ==
+        "ga.restarts.population_growth: expected a number in [1, 1000000], got 0.5");
+  CHECK(message([](ga_options& o) { o.restarts.convergence_tolerance = 2; }) ==
+        "ga.restarts.convergence_tolerance: expected a number in [0, 1], got 2");
+  CHECK(message([](ga_options& o) { o.restarts.max_stall_generations = 4; }) ==
+        std::string("ga.restarts.max_stall_generations: ") + detail::max_stall_needs_tolerance);
+  CHECK(message([](ga_options& o) {
+          o.restarts.convergence_tolerance = 0.1;
+          o.restarts.stall_generations = 5;
+          o.restarts.max_stall_generations = 4;
+        }) == "ga.restarts.max_stall_generations: expected an integer >= stall_generations = 5, got 4");
+  CHECK(message([](ga_options& o) {
+          o.algorithm = algorithm_kind::de;
+          o.population = 3;
+          o.elitism = 0;
+        }) == "ga.population: differential evolution needs at least 4 individuals, got 3");
+  CHECK(message([](ga_options& o) { o.stop.time_limit_s = 0; }) ==
+        "stop.time_limit_s: expected a number of seconds > 0");
+}
+
 TEST_CASE("survival, algorithm and de sections", "[config][survival][de]") {
   run_config c = parse_config(quadratic + "ga: {survival: plus}\n", "run.yaml");
   CHECK(c.ga.survival.kind == survival_kind::plus);
@@ -766,7 +809,7 @@ TEST_CASE("auto's DE given no run length gets a budget of 10^4·d evaluations", 
   CHECK(parsed(rastrigin).ga.stop.evaluations == 300000u);
   CHECK(parsed(rastrigin + "ga: {islands: {count: 2}}\n").ga.stop.evaluations == 300000u);
   // A run length given, or not auto's DE: no budget chosen.
-  for (const std::string& ga :
+  for (const char* ga :
        {"ga: {generations: 300}\n", "ga: {algorithm: de}\n", "ga: {algorithm: ga}\n", "ga: {elitism: 3}\n"}) {
     const run_config g = parsed(rastrigin + ga);
     CHECK_FALSE(g.ga.stop.evaluations.has_value());

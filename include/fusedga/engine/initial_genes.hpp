@@ -26,18 +26,24 @@ FUSEDGA_HD FUSEDGA_INLINE Gene integer_variable_draw(Gene lo, Gene hi, std::uint
 }
 
 /**
- * Genes [4·block, 4·block + 4) ∩ [0, d) of individual `i` into `row` (its d
- * genes): uniform in the bounds, from the one Philox block (i, 0, init, block).
+ * Genes [4·block, 4·block + 4) ∩ [0, d) of a row (its d genes) from that block's Philox draws `r`
+ * (rng(i, 0, init, block) for individual i): uniform in the bounds.
  */
 template <class Problem>
-FUSEDGA_HD FUSEDGA_INLINE void initial_gene_block(const kernel_params<Problem>& kp, std::uint32_t i, int block,
+FUSEDGA_HD FUSEDGA_INLINE void initial_genes_from(const kernel_params<Problem>& kp, int block, const draws4& r,
                                                   gene_t<Problem>* row) {
-  const draws4 r = kp.rng(i, 0, stream::init, static_cast<std::uint32_t>(block));
   const int first = 4 * block;
   for (int j = first; j < first + 4 && j < kp.dimension; ++j)
     row[j] = kp.bounds.is_integer(j)
                  ? integer_variable_draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j - first])
                  : uniform_reset_mutation::draw(kp.bounds.lower[j], kp.bounds.upper[j], r.v[j - first]);
+}
+
+/// The same for individual `i`, drawing its block (the CUDA init kernel; the CPU tiles draw across individuals).
+template <class Problem>
+FUSEDGA_HD FUSEDGA_INLINE void initial_gene_block(const kernel_params<Problem>& kp, std::uint32_t i, int block,
+                                                  gene_t<Problem>* row) {
+  initial_genes_from(kp, block, kp.rng(i, 0, stream::init, static_cast<std::uint32_t>(block)), row);
 }
 
 }  // namespace fusedga::detail
