@@ -86,33 +86,34 @@ struct Bounds {
                          std::to_string(lower.size()) + " and " + std::to_string(upper.size()));
     validate_integer_marks(dimension);
     for (std::size_t j = 0; j < lower.size(); ++j) {
-      const std::string gene = "bounds: gene " + std::to_string(j) + ": ";
+      // the message's prefix, built only when thrown (for every gene, it was most of an engine's bounds check)
+      const auto gene = [j] { return "bounds: gene " + std::to_string(j) + ": "; };
       if constexpr (std::is_floating_point_v<Gene>) {
-        if (!std::isfinite(lower[j]) || !std::isfinite(upper[j])) throw config_error(gene + "bounds must be finite");
+        if (!std::isfinite(lower[j]) || !std::isfinite(upper[j])) throw config_error(gene() + "bounds must be finite");
         // Initial genes are lower + u·(upper − lower): an infinite width would make infinite genes.
         if (!std::isfinite(upper[j] - lower[j]))
-          throw config_error(gene + "the width upper - lower overflows " + (sizeof(Gene) == 4 ? "float" : "double") +
+          throw config_error(gene() + "the width upper - lower overflows " + (sizeof(Gene) == 4 ? "float" : "double") +
                              "; expected a range narrower than the largest finite value");
       }
       if (lower[j] > upper[j])
-        throw config_error(gene + "lower bound " + std::to_string(lower[j]) + " is greater than upper bound " +
+        throw config_error(gene() + "lower bound " + std::to_string(lower[j]) + " is greater than upper bound " +
                            std::to_string(upper[j]));
       const bool marked = !integer.empty() && integer[j] != 0;
       if constexpr (std::is_floating_point_v<Gene>) {
         if (marked) {
           if (std::floor(lower[j]) != lower[j] || std::floor(upper[j]) != upper[j])
-            throw config_error(gene + "an integer variable needs integer bounds, got [" + std::to_string(lower[j]) +
+            throw config_error(gene() + "an integer variable needs integer bounds, got [" + std::to_string(lower[j]) +
                                ", " + std::to_string(upper[j]) + "]");
           const double limit = integer_variable_limit<Gene>();
           if (std::fabs(static_cast<double>(lower[j])) > limit || std::fabs(static_cast<double>(upper[j])) > limit)
-            throw config_error(gene + "an integer variable's bounds must lie within +-2^" +
+            throw config_error(gene() + "an integer variable's bounds must lie within +-2^" +
                                std::to_string(std::numeric_limits<Gene>::digits - 2) + " in " +
                                (sizeof(Gene) == 4 ? "float" : "double"));
         }
       }
       if ((std::is_integral_v<Gene> || marked) &&
           static_cast<long double>(upper[j]) - static_cast<long double>(lower[j]) >= integer_span_limit)
-        throw config_error(gene + "an integer range of 2^32 or more values is not supported");
+        throw config_error(gene() + "an integer range of 2^32 or more values is not supported");
     }
   }
 

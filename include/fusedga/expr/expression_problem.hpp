@@ -40,6 +40,8 @@ struct expression_problem {
   int dimension() const { return source->dimension(); }
   Bounds<Real> bounds() const {
     Bounds<Real> b;
+    b.lower.reserve(static_cast<std::size_t>(dimension()));
+    b.upper.reserve(static_cast<std::size_t>(dimension()));
     for (const variable& v : source->variables)
       for (int k = 0; k < v.size; ++k) {
         b.lower.push_back(static_cast<Real>(v.lower[static_cast<std::size_t>(k)]));
