@@ -361,30 +361,47 @@ TEST_CASE("DE: the archive fills with replaced parents and SHADE's memories move
 }
 
 TEST_CASE("SHADE: the pbest set is the k smallest (key, slot) of a full sort, in slot order", "[de][shade]") {
-  // rank_best's sampled threshold must never change the answer: distinct keys, heavy ties, one key for all,
-  // and keys whose sampled positions hold the smallest ones (threshold too low: the full-scan fallback).
-  const std::size_t n = 5000;
-  std::vector<std::vector<std::uint64_t>> cases(4, std::vector<std::uint64_t>(n));
-  for (std::size_t i = 0; i < n; ++i) {
-    cases[0][i] = (i * 2654435761u) % 1000003u;
-    cases[1][i] = (i * 7919u) % 4u;
-    cases[2][i] = 9;
-    cases[3][i] = i % (n / detail::kRankSample) == 0 ? i : 100000 + (i * 31u) % 977u;
-  }
-  for (const auto& keys : cases)
-    for (std::size_t k : {std::size_t(2), std::size_t(37), std::size_t(500), n / 4, n / 4 + 1, n}) {
-      de_spec spec;
-      spec.pbest_count = static_cast<std::uint32_t>(k);
-      detail::de_state<double, std::uint64_t> st(spec, n, 1, 1);
-      st.rank_best(keys.data(), n);
-      std::vector<candidate<std::uint64_t>> all(n);
-      for (std::size_t i = 0; i < n; ++i) all[i] = {keys[i], static_cast<std::uint32_t>(i)};
-      std::sort(all.begin(), all.end());
-      std::vector<std::uint32_t> expected(k);
-      for (std::size_t m = 0; m < k; ++m) expected[m] = all[m].slot;
-      std::sort(expected.begin(), expected.end());
-      CHECK(st.best == expected);
+  // Neither rank_best's sampled threshold nor its one-pass selection for k <= kSmallSelect may change the answer:
+  // distinct keys, heavy ties, one key for all, and keys whose sampled positions hold the smallest ones
+  // (threshold too low: the full-scan fallback); N = 5000, and the defaults' small populations.
+  const std::size_t small = detail::kSmallSelect;
+  for (const std::size_t n : {std::size_t(5000), std::size_t(50), std::size_t(16)}) {
+    const std::size_t stride = std::max<std::size_t>(1, n / detail::kRankSample);
+    std::vector<std::vector<std::uint64_t>> cases(4, std::vector<std::uint64_t>(n));
+    for (std::size_t i = 0; i < n; ++i) {
+      cases[0][i] = (i * 2654435761u) % 1000003u;
+      cases[1][i] = (i * 7919u) % 4u;
+      cases[2][i] = 9;
+      cases[3][i] = i % stride == 0 ? i : 100000 + (i * 31u) % 977u;
     }
+    for (const auto& keys : cases)
+      for (std::size_t k :
+           {std::size_t(2), std::size_t(5), small, small + 1, std::size_t(37), std::size_t(500), n / 4, n / 4 + 1, n}) {
+        if (k < 2 || k > n) continue;  // pbest_count is in [2, N]
+        de_spec spec;
+        spec.pbest_count = static_cast<std::uint32_t>(k);
+        detail::de_state<double, std::uint64_t> st(spec, n, 1, 1);
+        st.rank_best(keys.data(), n);
+        std::vector<candidate<std::uint64_t>> all(n);
+        for (std::size_t i = 0; i < n; ++i) all[i] = {keys[i], static_cast<std::uint32_t>(i)};
+        std::sort(all.begin(), all.end());
+        std::vector<std::uint32_t> expected(k);
+        for (std::size_t m = 0; m < k; ++m) expected[m] = all[m].slot;
+        std::sort(expected.begin(), expected.end());
+        CHECK(st.best == expected);
+      }
+  }
+  // smallest_k_slots' filter with ties at its threshold T and the one key below T last among 64 keys <= T:
+  // the set is that key and the first slots whose key is T.
+  std::vector<std::uint64_t> keys(100, 9);
+  for (std::size_t i = 0; i <= 60; ++i) keys[i] = 1;
+  keys[80] = keys[81] = 1;
+  keys[82] = 0;  // chunk minima 1, 1, 1, 1, 0: 64 keys <= 1
+  de_spec spec;
+  spec.pbest_count = 5;
+  detail::de_state<double, std::uint64_t> st(spec, keys.size(), 1, 1);
+  st.rank_best(keys.data(), keys.size());
+  CHECK(st.best == std::vector<std::uint32_t>{0, 1, 2, 3, 82});
 }
 
 template <class Key>

@@ -148,6 +148,12 @@ FUSEDGA_INLINE void draw_counters(const counter_rng& rng, std::uint32_t index, s
   }
 }
 
+/// Lane l's block of a draw_lanes or draw_blocks output: the four words rng() returns for it.
+template <int L>
+FUSEDGA_INLINE draws4 lane_draws(const std::uint32_t (&r)[4][L], int l) {
+  return draws4{{r[0][l], r[1][l], r[2][l], r[3][l]}};
+}
+
 /// The draws of L consecutive pairs (or individuals) for one block: lane l = rng(first_index + l, ..., block),
 /// for l < lanes (a tile's live lanes; draw_counters).
 template <int L>

@@ -51,6 +51,9 @@ inline constexpr int kDeRowGeneBlocks = 16;
 /// targets, whose 192 donor rows are then fetched together (measured in docs/performance.md, 2026-11-30).
 inline constexpr std::size_t kDeRowsMaxBytes = std::size_t(2) << 20;
 
+/// Smallest population plus archive (genes, in bytes) whose donor rows de_trials prefetches: below it they are in L1.
+inline constexpr std::size_t kDePrefetchMinBytes = std::size_t(32) << 10;
+
 /// A tile's mutant donors and jrand by target (structure of arrays: de_trials_across reads them across targets).
 template <class Gene>
 struct de_tile_donors {
@@ -264,6 +267,9 @@ inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
   draw_lanes<L>(kp.rng, first, generation, stream::de_select, 0, ra, live);
   draw_lanes<L>(kp.rng, first, generation, stream::de_select, 1, rb, live);
   de_tile_donors<G> m;
+  // The donor rows are prefetched unless the population and archive fit in L1 (rc31 at N = 50: 3 KB), where the
+  // six prefetches per target were 5 % of the pass
+  const bool prefetch = (std::size_t(n) + state.archive_size) * d * sizeof(G) > kDePrefetchMinBytes;
   for (int l = 0; l < count; ++l) {
     const std::uint32_t i = first + static_cast<std::uint32_t>(l);
     std::uint32_t ex[3] = {i, 0, 0};
@@ -290,10 +296,12 @@ inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
       m.c[l] = base + (in_population ? r2 : r2 - n) * d;
     }
 #if defined(__GNUC__)
-    const G* rows[3] = {m.a[l], m.b[l], m.c[l]};
-    for (int r = 0; r < 3; ++r) {
-      __builtin_prefetch(rows[r]);
-      __builtin_prefetch(rows[r] + d - 1);
+    if (prefetch) {
+      const G* rows[3] = {m.a[l], m.b[l], m.c[l]};
+      for (int r = 0; r < 3; ++r) {
+        __builtin_prefetch(rows[r]);
+        __builtin_prefetch(rows[r] + d - 1);
+      }
     }
 #endif
     m.jrand[l] = below(rb[0][l], static_cast<std::uint32_t>(kp.dimension));

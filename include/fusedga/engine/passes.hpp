@@ -172,8 +172,7 @@ inline void init_genes_tile(const kernel_params<Problem>& kp,
   for (int b = 0; 4 * b < kp.dimension; ++b) {
     draw_lanes<L>(kp.rng, first, 0, stream::init, static_cast<std::uint32_t>(b), u, live_lanes(count, L));
     for (int l = 0; l < count; ++l)
-      initial_genes_from(kp, b, draws4{{u[0][l], u[1][l], u[2][l], u[3][l]}},
-                         pop.row(begin + static_cast<std::size_t>(l)));
+      initial_genes_from(kp, b, lane_draws(u, l), pop.row(begin + static_cast<std::size_t>(l)));
   }
 }
 
@@ -272,7 +271,7 @@ inline void plan_pairs(const kernel_params<Problem>& kp, const Key* keys, const 
     for (int l = 0; l < live; ++l) {
       plan.crosses[l] = coin<double>(r[0][l], kp.crossover.rate) ? 1 : 0;
       int lo, hi;
-      pair_cuts(op, draws4{{r[0][l], r[1][l], r[2][l], r[3][l]}}, kp.dimension, lo, hi);
+      pair_cuts(op, lane_draws(r, l), kp.dimension, lo, hi);
       plan.cut_lo[l] = lo;
       plan.cut_hi[l] = hi;
     }

@@ -157,29 +157,15 @@ struct de_state {
    * lists the slots up to it (eight keys a step with AVX-512); when fewer than k pass T (keys tied at T do
    * not), every slot is a candidate. O(N). Measured at N = 10⁵,
    * k = 10⁴ on one thread (perf): 6.4 ms for the heap-based partial_sort this replaced, 3.1 ms for nth_element
-   * over all N, 1.6 ms for the threshold with a sort of the k best (best first, until 2026-11-28).
+   * over all N, 1.6 ms for the threshold with a sort of the k best (best first, until 2026-11-28). For k <=
+   * kSmallSelect (SHADE's defaults up to N = 160) the set comes from smallest_k_slots (select_kth.hpp) unless
+   * its filter leaves too many candidates.
    */
   void rank_best(const Key* keys, std::size_t n) {
     if (best.empty()) return;
     const std::size_t k = best.size();
-    std::size_t c = 0;
-    if (n >= 4 * kRankSample && k <= n / 4) {
-      Key sample[kRankSample];
-      for (std::size_t q = 0; q < kRankSample; ++q) sample[q] = keys[q * (n / kRankSample)];
-      const std::size_t rank =
-          std::min(kRankSample - 1, (k * kRankSample) / n + (k * kRankSample) / (10 * n) + kRankSample / 16);
-      std::nth_element(sample, sample + rank, sample + kRankSample);
-      const Key threshold = sample[rank];
-      for (std::size_t i = 0; i < n; ++i) {  // branch-free append
-        order[c] = {keys[i], static_cast<std::uint32_t>(i)};
-        c += keys[i] <= threshold ? 1 : 0;
-      }
-    }
-    if (c < k) {  // a threshold too low (or a small N): every slot is a candidate
-      for (std::size_t i = 0; i < n; ++i) order[i] = {keys[i], static_cast<std::uint32_t>(i)};
-      c = n;
-    }
-    const candidate<Key> last = kth_smallest(order.data(), c, k);  // the set is every (key, slot) up to it
+    if (k <= kSmallSelect && smallest_k_slots(keys, n, k, best.data())) return;
+    const candidate<Key> last = kth_smallest_sampled(keys, n, k);  // the set is every (key, slot) up to it
     std::size_t m = 0, i = 0;
 #if defined(__AVX512F__) && defined(__AVX512VL__) && !defined(__CUDACC__)
     if constexpr (sizeof(Key) == 8) {  // eight keys a step, the set's slots compressed into place (same slots)
@@ -203,6 +189,28 @@ struct de_state {
       best[m] = static_cast<std::uint32_t>(i);
       m += (keys[i] < last.key) | ((keys[i] == last.key) & (i <= last.slot));
     }
+  }
+
+  /// rank_best's k-th smallest (key, slot) of keys[0, n): through the sampled threshold, then kth_smallest.
+  candidate<Key> kth_smallest_sampled(const Key* keys, std::size_t n, std::size_t k) {
+    std::size_t c = 0;
+    if (n >= 4 * kRankSample && k <= n / 4) {
+      Key sample[kRankSample];
+      for (std::size_t q = 0; q < kRankSample; ++q) sample[q] = keys[q * (n / kRankSample)];
+      const std::size_t rank =
+          std::min(kRankSample - 1, (k * kRankSample) / n + (k * kRankSample) / (10 * n) + kRankSample / 16);
+      std::nth_element(sample, sample + rank, sample + kRankSample);
+      const Key threshold = sample[rank];
+      for (std::size_t i = 0; i < n; ++i) {  // branch-free append
+        order[c] = {keys[i], static_cast<std::uint32_t>(i)};
+        c += keys[i] <= threshold ? 1 : 0;
+      }
+    }
+    if (c < k) {  // a threshold too low (or a small N): every slot is a candidate
+      for (std::size_t i = 0; i < n; ++i) order[i] = {keys[i], static_cast<std::uint32_t>(i)};
+      c = n;
+    }
+    return kth_smallest(order.data(), c, k);
   }
 
   /**

@@ -52,9 +52,9 @@ FUSEDGA_INLINE void for_each_gene_draw(const kernel_params<Problem>& kp, std::ui
       alignas(32) std::uint32_t r[4][P];
       draw_lanes<P>(kp.rng, first_pair, generation, s, static_cast<std::uint32_t>(j), r, live);
       if (live == P)  // a whole tile: a constant trip count (a runtime one cost 1-3 % of a GA generation)
-        for (int l = 0; l < P; ++l) f(j, l, draws4{{r[0][l], r[1][l], r[2][l], r[3][l]}});
+        for (int l = 0; l < P; ++l) f(j, l, lane_draws(r, l));
       else
-        for (int l = 0; l < live; ++l) f(j, l, draws4{{r[0][l], r[1][l], r[2][l], r[3][l]}});
+        for (int l = 0; l < live; ++l) f(j, l, lane_draws(r, l));
     }
   } else {
     (void)live;
@@ -63,7 +63,7 @@ FUSEDGA_INLINE void for_each_gene_draw(const kernel_params<Problem>& kp, std::ui
       alignas(32) std::uint32_t r[4][B];
       draw_blocks<B>(kp.rng, first_pair, generation, s, static_cast<std::uint32_t>(j0), r);
       const int n = d - j0 < B ? d - j0 : B;
-      for (int k = 0; k < n; ++k) f(j0 + k, 0, draws4{{r[0][k], r[1][k], r[2][k], r[3][k]}});
+      for (int k = 0; k < n; ++k) f(j0 + k, 0, lane_draws(r, k));
     }
   }
 }
