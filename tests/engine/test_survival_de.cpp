@@ -361,7 +361,7 @@ TEST_CASE("DE: the archive fills with replaced parents and SHADE's memories move
 }
 
 TEST_CASE("SHADE: the pbest set is the k smallest (key, slot) of a full sort, in slot order", "[de][shade]") {
-  // Neither rank_best's sampled threshold nor its one-pass selection for k <= kSmallSelect may change the answer:
+  // Neither rank_best's sampled threshold nor smallest_k_slots (k <= kSmallSelect) may change the answer:
   // distinct keys, heavy ties, one key for all, and keys whose sampled positions hold the smallest ones
   // (threshold too low: the full-scan fallback); N = 5000, and the defaults' small populations.
   const std::size_t small = detail::kSmallSelect;

@@ -268,7 +268,7 @@ inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
   draw_lanes<L>(kp.rng, first, generation, stream::de_select, 1, rb, live);
   de_tile_donors<G> m;
   // The donor rows are prefetched unless the population and archive fit in L1 (rc31 at N = 50: 3 KB), where the
-  // six prefetches per target were 5 % of the pass
+  // six prefetches per target were 5 % of de_trials' time
   const bool prefetch = (std::size_t(n) + state.archive_size) * d * sizeof(G) > kDePrefetchMinBytes;
   for (int l = 0; l < count; ++l) {
     const std::uint32_t i = first + static_cast<std::uint32_t>(l);

@@ -63,9 +63,9 @@ inline constexpr std::size_t kSmallCandidates = 64;
  * chunks of the keys is >= k keys, so the k-th smallest key is <= T. When fewer than k keys are below T, the set
  * is those and the first slots whose key is T (a converged population's ties: one pass); else it is among the
  * keys below T (about 1.5·k of them on random keys), which are listed in slot order and ranked by counting.
- * No data-dependent branch. At N = 50, k = 5 (SHADE's defaults), against kth_smallest's candidate list and
- * 256-bucket histogram with the slot scan: 98 against 186 ns on random keys, 52 against 184 ns with a quarter of
- * them tied at the smallest, 21 against 160 ns with all equal (one thread, AVX-512).
+ * No branch on a key's value inside the loops. At N = 50, k = 5 (SHADE's defaults), against kth_smallest's candidate
+ * list and 256-bucket histogram with the slot scan: 98 against 186 ns on random keys, 52 against 184 ns with a quarter
+ * of them tied at the smallest, 21 against 160 ns with all equal (one thread, AVX-512).
  */
 template <class Key>
 inline bool smallest_k_slots(const Key* keys, std::size_t n, std::size_t k, std::uint32_t* out) {
