@@ -206,7 +206,8 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
       generation_stats g = e.stats();
       g.generation = st.generations = generation0 + e.generation();
       g.evaluations = st.evaluations = evaluations0 + e.evaluations();
-      g.elapsed_s = elapsed();
+      // the run's time from the engine's reading at the generation's end (elapsed(), without a clock read)
+      g.elapsed_s += elapsed0 + std::chrono::duration<double>(e.started_at() - start).count();
       const auto key = rank(e.best_objective(), e.best_violation());
       if (!st.have_best || key < best_key) {
         st.have_best = true;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -400,6 +401,37 @@ TEST_CASE("validate: operator parameters checked against the table", "[config][e
         "ga.selection.size: expected an integer in [1, population = 100], got 101");
   CHECK(message([](ga_options& o) { o.mutation.kind = mutation_kind::creep; }) ==
         "ga.mutation.type: creep needs integer genes; for real genes use one of: polynomial, gaussian, uniform-reset");
+}
+
+TEST_CASE("validate: every parameter of the table, out of its range, is named", "[config][errors][catalog]") {
+  // check_parameters finds each parameter's field once per family (validate.hpp): each one must still be read.
+  const double population = double(ga_options{}.population);
+  const auto each = [&](const operator_family& f, auto field_of) {
+    const auto check = [&](const parameter_spec& p) {
+      INFO(f.section << "." << p.name);
+      const double hi = p.max_name ? population : p.max;
+      const double bad = std::isfinite(hi) ? hi + 1 : p.min - 1;
+      REQUIRE(std::isfinite(bad));
+      ga_options o;
+      REQUIRE(set_parameter(field_of(o), p.name, bad));
+      std::string what = "(no error)";
+      try {
+        validate(o, 3, true);
+      } catch (const config_error& e) {
+        what = e.what();
+      }
+      CHECK(what.rfind(std::string(f.section) + "." + p.name + ": expected ", 0) == 0);
+    };
+    for (const parameter_spec& p : f.common) check(p);
+    for (const operator_spec& row : f.rows)
+      for (const parameter_spec& p : row.params) check(p);
+  };
+  each(selection_family, [](ga_options& o) -> auto& { return o.selection; });
+  each(crossover_family, [](ga_options& o) -> auto& { return o.crossover; });
+  each(mutation_family, [](ga_options& o) -> auto& { return o.mutation; });
+  each(constraint_family, [](ga_options& o) -> auto& { return o.constraints; });
+  each(gradient_repair_family, [](ga_options& o) -> auto& { return o.constraints.gradient_repair; });
+  each(de_family, [](ga_options& o) -> auto& { return o.de; });
 }
 
 TEST_CASE("validate: each run option's message names it, its value and the range", "[config][errors]") {

@@ -72,12 +72,14 @@ struct avx512_lanes {
   static V add(V a, V b) { return _mm512_add_epi32(a, b); }
   static V bit_and(V a, V b) { return _mm512_and_si512(a, b); }
   static V xor3(V a, V b, V c) { return _mm512_ternarylogic_epi32(a, b, c, 0x96); }  // a ^ b ^ c
+  /// `m` is a broadcast: every 32-bit lane holds the multiplier, so the odd lanes' products need only `a`
+  /// shifted down. The halves are put in place by one masked in-lane swap each (vpshufd, pairs swapped)
+  /// instead of a shift and a blend: 5 operations per mulhilo instead of 7.
   static void mulhilo(V a, V m, V& hi, V& lo) {
-    const V even = _mm512_maskz_mul_epu32(all, a, m);
-    const V odd =
-        _mm512_maskz_mul_epu32(all, _mm512_maskz_srli_epi64(all, a, 32), _mm512_maskz_srli_epi64(all, m, 32));
-    lo = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_maskz_slli_epi64(all, odd, 32));
-    hi = _mm512_mask_blend_epi32(0xAAAA, _mm512_maskz_srli_epi64(all, even, 32), odd);
+    const V even = _mm512_maskz_mul_epu32(all, a, m);                                   // [lo0 hi0] [lo2 hi2] ...
+    const V odd = _mm512_maskz_mul_epu32(all, _mm512_maskz_srli_epi64(all, a, 32), m);  // [lo1 hi1] [lo3 hi3] ...
+    lo = _mm512_mask_shuffle_epi32(even, 0xAAAA, odd, _MM_PERM_CDAB);                   // [lo0 lo1] [lo2 lo3] ...
+    hi = _mm512_mask_shuffle_epi32(odd, 0x5555, even, _MM_PERM_CDAB);                   // [hi0 hi1] [hi2 hi3] ...
   }
   static void store(std::uint32_t* p, V v) { _mm512_storeu_si512(p, v); }
 };

@@ -267,13 +267,10 @@ inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
   draw_lanes<L>(kp.rng, first, generation, stream::de_select, 0, ra, live);
   draw_lanes<L>(kp.rng, first, generation, stream::de_select, 1, rb, live);
   de_tile_donors<G> m;
-  // The donor rows are prefetched unless the population and archive fit in L1 (rc31 at N = 50: 3 KB), where the
-  // six prefetches per target were 5 % of de_trials' time
-  const bool prefetch = (std::size_t(n) + state.archive_size) * d * sizeof(G) > kDePrefetchMinBytes;
-  for (int l = 0; l < count; ++l) {
-    const std::uint32_t i = first + static_cast<std::uint32_t>(l);
-    std::uint32_t ex[3] = {i, 0, 0};
-    if (s.strategy == de_strategy::rand_1_bin) {
+  if (s.strategy == de_strategy::rand_1_bin) {
+    for (int l = 0; l < count; ++l) {
+      const std::uint32_t i = first + static_cast<std::uint32_t>(l);
+      std::uint32_t ex[3] = {i, 0, 0};
       const std::uint32_t r1 = index_excluding(ra[1][l], n, ex, 1);
       insert_sorted(ex, 1, r1);
       const std::uint32_t r2 = index_excluding(ra[2][l], n, ex, 2);
@@ -282,30 +279,48 @@ inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
       m.a[l] = src.genes + r1 * d;
       m.b[l] = src.genes + r2 * d;
       m.c[l] = src.genes + r3 * d;
-    } else {
-      const std::uint32_t pbest = state.best[below(ra[1][l], s.pbest_count)];
-      const std::uint32_t r1 = index_excluding(ra[2][l], n, ex, 1);
-      // insert_sorted(ex, 1, r1) without its branch (on random data it mispredicted half the time)
-      ex[0] = i < r1 ? i : r1;
-      ex[1] = i < r1 ? r1 : i;
-      const std::uint32_t r2 = index_excluding(ra[3][l], n + state.archive_size, ex, 2);
-      const bool in_population = r2 < n;
-      const G* const base = in_population ? src.genes : state.archive;
-      m.a[l] = src.genes + pbest * d;
-      m.b[l] = src.genes + r1 * d;
-      m.c[l] = base + (in_population ? r2 : r2 - n) * d;
     }
+  } else {
+    // current-to-pbest's indices over the live lanes, branch-free in 32-bit lanes: index_excluding's steps
+    // written out (r1 skips i; r2 skips both, in ascending order), which GCC vectorizes. Target by target,
+    // with a branch on the archive, this loop was a fifth of de_trials at N = 50.
+    alignas(64) std::uint32_t pbest[L], r1[L], r2[L];
+    const std::uint32_t k = static_cast<std::uint32_t>(s.pbest_count);
+    const std::uint32_t pool = n + state.archive_size;
+    for (int l = 0; l < live; ++l) {
+      const std::uint32_t i = first + static_cast<std::uint32_t>(l);
+      pbest[l] = state.best[below(ra[1][l], k)];
+      std::uint32_t v = below(ra[2][l], n - 1);
+      v += v >= i ? 1u : 0u;
+      const std::uint32_t lo = i < v ? i : v, hi = i < v ? v : i;
+      std::uint32_t w = below(ra[3][l], pool - 2);
+      w += w >= lo ? 1u : 0u;
+      w += w >= hi ? 1u : 0u;
+      r1[l] = v;
+      r2[l] = w;
+    }
+    for (int l = 0; l < count; ++l) {
+      const bool in_population = r2[l] < n;
+      const G* const base = in_population ? src.genes : state.archive;
+      m.a[l] = src.genes + pbest[l] * d;
+      m.b[l] = src.genes + r1[l] * d;
+      m.c[l] = base + (in_population ? r2[l] : r2[l] - n) * d;
+    }
+  }
+  // The donor rows are prefetched unless the population and archive fit in L1 (rc31 at N = 50: 3 KB), where the
+  // six prefetches per target were 5 % of de_trials' time
 #if defined(__GNUC__)
-    if (prefetch) {
+  if ((std::size_t(n) + state.archive_size) * d * sizeof(G) > kDePrefetchMinBytes) {
+    for (int l = 0; l < count; ++l) {
       const G* rows[3] = {m.a[l], m.b[l], m.c[l]};
       for (int r = 0; r < 3; ++r) {
         __builtin_prefetch(rows[r]);
         __builtin_prefetch(rows[r] + d - 1);
       }
     }
-#endif
-    m.jrand[l] = below(rb[0][l], static_cast<std::uint32_t>(kp.dimension));
   }
+#endif
+  for (int l = 0; l < count; ++l) m.jrand[l] = below(rb[0][l], static_cast<std::uint32_t>(kp.dimension));
   if (s.adaptive()) {
     alignas(64) double mf[L], mcr[L], f0[L], cr[L];
     for (int l = 0; l < live; ++l) {
@@ -320,7 +335,7 @@ inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
     for (int g = 0; g < live; g += kLaneGroup)
       for (int l = g; l < g + kLaneGroup; ++l) cr[l] = shade_crossover_rate(mcr[l], rb[1][l], rb[2][l]);
     // shade_scale_factor's first try is f0; the targets where it is rejected (F <= 0), listed by branch-free
-    // appends, take the function's later tries
+    // appends, take its later tries (shade_scale_factor_retry)
     int rejected[L];
     int n_rejected = 0;
     for (int l = 0; l < count; ++l) {
@@ -332,9 +347,8 @@ inline void de_trials(const kernel_params<Problem>& kp, const de_view<gene_t<Pro
     for (int q = 0; q < n_rejected; ++q) {
       const int l = rejected[q];
       const std::uint32_t i = first + static_cast<std::uint32_t>(l);
-      F_of[l] = shade_scale_factor(mf[l], rb[3][l], [&](int t) {
-        return kp.rng(i, generation, stream::de_select, 2 + static_cast<std::uint32_t>(t));
-      });
+      F_of[l] = shade_scale_factor_retry(
+          mf[l], [&](int t) { return kp.rng(i, generation, stream::de_select, 2 + static_cast<std::uint32_t>(t)); });
     }
   } else {
     for (int l = 0; l < count; ++l) {

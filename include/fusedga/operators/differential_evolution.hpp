@@ -125,14 +125,13 @@ FUSEDGA_HD FUSEDGA_INLINE double normal_variate(std::uint32_t u1, std::uint32_t 
 }
 
 /**
- * SHADE's F_i ~ Cauchy(m_f, 0.1), drawn again while <= 0, then min(F, 1): the first try uses `first`, the
- * later ones `draws(t)` (t = 0, 1, ...: one counter block per four tries). After 65 failed tries (m_f far
- * below 0, impossible from the memory update) it returns min(max(m_f, 1e-3), 1).
+ * shade_scale_factor's tries after a rejected first one: F ~ Cauchy(m_f, 0.1) from `draws(t)` (t = 0, 1, ...:
+ * one counter block per four tries) until F > 0, then min(F, 1); after 64 more rejections (m_f far below 0,
+ * impossible from the memory update) min(max(m_f, 1e-3), 1). The CPU tile computes every first try at once
+ * (de_pass.hpp) and calls this for the rejected ones only.
  */
 template <class Draws>
-FUSEDGA_HD inline double shade_scale_factor(double m_f, std::uint32_t first, Draws&& draws) {
-  const double f0 = cauchy_variate(first, m_f, 0.1);
-  if (f0 > 0) return f0 < 1 ? f0 : 1.0;
+FUSEDGA_HD inline double shade_scale_factor_retry(double m_f, Draws&& draws) {
   for (int t = 0; t < 16; ++t) {
     const draws4 r = draws(t);
     for (int c = 0; c < 4; ++c) {
@@ -141,6 +140,17 @@ FUSEDGA_HD inline double shade_scale_factor(double m_f, std::uint32_t first, Dra
     }
   }
   return m_f > 1e-3 ? (m_f < 1 ? m_f : 1.0) : 1e-3;
+}
+
+/**
+ * SHADE's F_i ~ Cauchy(m_f, 0.1), drawn again while <= 0, then min(F, 1): the first try uses `first`, the
+ * later ones `draws(t)` (shade_scale_factor_retry). After 65 failed tries it returns min(max(m_f, 1e-3), 1).
+ */
+template <class Draws>
+FUSEDGA_HD inline double shade_scale_factor(double m_f, std::uint32_t first, Draws&& draws) {
+  const double f0 = cauchy_variate(first, m_f, 0.1);
+  if (f0 > 0) return f0 < 1 ? f0 : 1.0;
+  return shade_scale_factor_retry(m_f, draws);
 }
 
 /// SHADE's CR_i ~ N(m_cr, 0.1) clamped to [0, 1].
