@@ -67,30 +67,22 @@ std::vector<parameter_reader> resolve_parameters(const operator_family& family) 
   return out;
 }
 
-/// Checks every parameter of `family` held by `o` (the family's and each row's, so a value set for another
+/// Checks every parameter of `Family` held by `o` (the family's and each row's, so a value set for another
 /// kind than the chosen one is still checked) against its range; `run_max` bounds parameters with a `max_name`.
 /// The fields are found by name once per family (resolve_parameters): by name on every call, the ~40
 /// parameters' lookups were 4 % of rc31's short runs. Thread-safe (the table is a function-local static).
-template <class Options>
-void check_parameters(const operator_family& family, const Options& o, double run_max) {
-  const auto check = [&](const std::vector<parameter_reader>& fields) {
-    for (const parameter_reader& f : fields) {
-      const parameter_spec& p = *f.spec;
-      const std::optional<double> v =
-          f.read ? f.read(reinterpret_cast<const char*>(&o) + f.offset) : std::optional<double>();
-      // auto, or in range; the message is built only when thrown (for every parameter, it was most of a run's
-      // start-up)
-      if (!v || p.contains(*v, run_max)) continue;
-      throw config_error(std::string(family.section) + "." + p.name + ": expected " + parameter_range_text(p, run_max) +
-                         ", got " + detail::spec_number(*v));
-    }
-  };
-  static const operator_family* const resolved_family = &family;
-  static const std::vector<parameter_reader> readers = resolve_parameters<Options>(family);
-  if (&family == resolved_family)
-    check(readers);
-  else
-    check(resolve_parameters<Options>(family));  // another family with the same options struct: found again
+template <const operator_family& Family, class Options>
+void check_parameters(const Options& o, double run_max) {
+  static const std::vector<parameter_reader> fields = resolve_parameters<Options>(Family);
+  for (const parameter_reader& f : fields) {
+    const parameter_spec& p = *f.spec;
+    const std::optional<double> v =
+        f.read ? f.read(reinterpret_cast<const char*>(&o) + f.offset) : std::optional<double>();
+    // auto, or in range; the message is built only when thrown (for every parameter, it was most of a run's start-up)
+    if (!v || p.contains(*v, run_max)) continue;
+    throw config_error(std::string(Family.section) + "." + p.name + ": expected " + parameter_range_text(p, run_max) +
+                       ", got " + detail::spec_number(*v));
+  }
 }
 
 /// Checks that operator `kind` of `family` accepts the problem's genes.
@@ -122,11 +114,11 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
   check_range(o.generations >= 0,
               [&] { return "ga.generations: expected an integer >= 0, got " + std::to_string(o.generations); });
   const double population = static_cast<double>(o.population);
-  detail::check_parameters(selection_family, o.selection, population);
-  detail::check_parameters(crossover_family, o.crossover, population);
-  detail::check_parameters(mutation_family, o.mutation, population);
-  detail::check_parameters(constraint_family, o.constraints, population);
-  detail::check_parameters(gradient_repair_family, o.constraints.gradient_repair, population);
+  detail::check_parameters<selection_family>(o.selection, population);
+  detail::check_parameters<crossover_family>(o.crossover, population);
+  detail::check_parameters<mutation_family>(o.mutation, population);
+  detail::check_parameters<constraint_family>(o.constraints, population);
+  detail::check_parameters<gradient_repair_family>(o.constraints.gradient_repair, population);
   check_range(real_genes || !(o.constraints.gradient_repair.rate > 0),
               "ga.constraint_handling.gradient_repair: needs real genes (a Newton step is not defined for integer "
               "genes); set rate: 0 for this problem");
@@ -167,7 +159,7 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
                          ", got " + std::to_string(*o.restarts.max_stall_generations);
                 });
   }
-  detail::check_parameters(de_family, o.de, population);
+  detail::check_parameters<de_family>(o.de, population);
   if (o.algorithm == algorithm_kind::de) {
     // rand/1/bin draws three individuals besides the target; current-to-pbest/1 two
     check_range(o.population >= 4, [&] {
