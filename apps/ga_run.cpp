@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -99,15 +100,20 @@ struct resume_metadata {
 /// Live progress on a terminal, at most ~10 updates per second; nothing when piped.
 class progress_line {
  public:
-  progress_line(bool enabled, int generations) : enabled_(enabled), generations_(generations) {}
+  /// `generations`: the limit (shown unless a budget lifted it); `budget`: stop.evaluations, if set.
+  progress_line(bool enabled, int generations, std::optional<std::uint64_t> budget)
+      : enabled_(enabled), generations_(generations), budget_(budget) {}
   void update(const fusedga::generation_stats& s) {
     if (!enabled_) return;
     const auto now = std::chrono::steady_clock::now();
     if (s.generation != 0 && s.generation != generations_ && now - last_ < std::chrono::milliseconds(100)) return;
     last_ = now;
     const double rate = s.elapsed_s > 0 ? static_cast<double>(s.evaluations) / s.elapsed_s : 0.0;
-    std::fprintf(stderr, "\rgeneration %d/%d  best %.10g  feasible %5.1f%%  %.3g evals/s   ", s.generation,
-                 generations_, s.best_objective, 100.0 * s.feasible_fraction, rate);
+    std::string at = fmt::format("generation {}", s.generation);
+    if (generations_ != std::numeric_limits<int>::max()) at += fmt::format("/{}", generations_);
+    if (budget_) at += fmt::format("  evaluations {}/{}", s.evaluations, *budget_);
+    std::fprintf(stderr, "\r%s  best %.10g  feasible %5.1f%%  %.3g evals/s   ", at.c_str(), s.best_objective,
+                 100.0 * s.feasible_fraction, rate);
     std::fflush(stderr);
     shown_ = true;
   }
@@ -118,6 +124,7 @@ class progress_line {
  private:
   bool enabled_;
   int generations_;
+  std::optional<std::uint64_t> budget_;
   bool shown_ = false;
   std::chrono::steady_clock::time_point last_{};
 };
@@ -165,10 +172,13 @@ void explain_operator(const fusedga::operator_family& family, Kind kind, const O
   };
   for (const fusedga::parameter_spec& p : family.common) add(p);
   for (const fusedga::parameter_spec& p : row.params) add(p);
+  // The label column is 12 wide: the longer nouns get short labels.
   const std::string noun = family.noun;
-  fmt::print("{:12} {}{}  ({})\n",
-             noun == "constraint handling" ? "constraints" : noun == "differential evolution" ? "de" : noun,
-             row.name, params.empty() ? "" : " (" + params + ")", row.source);
+  const std::string label = noun == "constraint handling"      ? "constraints"
+                            : noun == "differential evolution" ? "de"
+                            : noun == "gradient repair"        ? "repair"
+                                                               : noun;
+  fmt::print("{:12} {}{}  ({})\n", label, row.name, params.empty() ? "" : " (" + params + ")", row.source);
 }
 
 /// --explain: population, generations, elitism, restarts and stopping rules, as they will apply.
@@ -274,12 +284,16 @@ int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
   for (const fusedga::operator_family* f : fusedga::operator_families)
     operators_footer += fmt::format("\n  {:24} {}", f->section, fusedga::operator_names(*f));
   app.footer(operators_footer);
-  app.add_option("config", config_path, "YAML config (default: the embedded seed example 2)");
+  // An empty path would read as "not given" (the embedded default, no output written): refused instead.
+  const CLI::Validator file_path(
+      [](std::string& s) { return s.empty() ? std::string("expected a file path, got an empty one") : std::string(); },
+      "PATH");
+  app.add_option("config", config_path, "YAML config (default: the embedded seed example 2)")->check(file_path);
   app.add_option("--backend", backend, "serial | tbb | cuda | auto (overrides the config)")
       ->check(CLI::IsMember({"serial", "tbb", "cuda", "auto"}));
   app.add_option("--set", overrides, "override a config value: key.path=value (repeatable)");
-  app.add_option("--out", out_path, "write the result JSON here (atomically)");
-  app.add_option("--history", history_path, "write the per-generation history CSV here (atomically)");
+  app.add_option("--out", out_path, "write the result JSON here (atomically)")->check(file_path);
+  app.add_option("--history", history_path, "write the per-generation history CSV here (atomically)")->check(file_path);
   app.add_flag("--quiet,-q", quiet, "print nothing but errors");
   app.add_flag("--list", list, "list the built-in problems and exit");
   app.add_flag("--list-operators", list_operators,
@@ -295,14 +309,16 @@ int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
   double every_seconds = 0;
   app.add_option("--checkpoint", checkpoint_path,
                  "write the whole run state here (atomically): every --checkpoint-every generations or "
-                 "--checkpoint-every-s seconds (default 60 s), on Ctrl-C/SIGTERM, and at the end");
+                 "--checkpoint-every-s seconds (default 60 s), on Ctrl-C/SIGTERM, and at the end")
+      ->check(file_path);
   app.add_option("--checkpoint-every", every_generations, "with --checkpoint: every N generations")
       ->check(CLI::PositiveNumber);
   app.add_option("--checkpoint-every-s", every_seconds, "with --checkpoint: every S seconds of wall time")
       ->check(CLI::PositiveNumber);
   app.add_option("--resume", resume_path,
                  "continue the run of this checkpoint (its config, outputs and checkpoint file unless given anew); "
-                 "ends bitwise as the run uninterrupted would have");
+                 "ends bitwise as the run uninterrupted would have")
+      ->check(file_path);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -393,7 +409,7 @@ int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
   if (world.active && cfg.backend == fusedga::backend_kind::cuda && cfg.device < 0)  // device: auto, one GPU per rank
     cfg.device = fusedga::apps::env_int("OMPI_COMM_WORLD_LOCAL_RANK", 0) % std::max(1, fusedga::cuda_device_count());
 
-  progress_line progress(!quiet && ::isatty(STDERR_FILENO) != 0, cfg.ga.generations);
+  progress_line progress(!quiet && ::isatty(STDERR_FILENO) != 0, cfg.ga.generations, cfg.ga.stop.evaluations);
   fusedga::run_hooks hooks;
   hooks.on_generation = [&](const fusedga::generation_stats& s) { progress.update(s); };
   hooks.interrupt = &g_interrupted;
@@ -476,17 +492,20 @@ int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
     fmt::print("mpi          {} ranks, {} islands, {} thread{} per rank\n", world.size, result.islands.size(), threads,
                threads == 1 ? "" : "s");
   if (write_failed || checkpoint_failed) return 1;  // each failure was printed above
+  const bool wrote = cfg.output.result || cfg.output.history;
   if (!result.finite()) {  // the NaN policy (README, "NaN and infinity"): no usable best is a runtime error
     const bool all_nan = std::isnan(result.objective) || std::isnan(result.violation);
-    fmt::print(stderr, "ga-run: error: {} (best objective {}, violation {}; {} NaN individuals in {} generations); "
-               "results written\n",
+    fmt::print(stderr,
+               "ga-run: error: {} (best objective {}, violation {}; {} NaN individuals in generations 0 to {}){}\n",
                all_nan ? "no individual had a finite objective and violation" : "the best individual is not finite",
-               plain_nan(result.objective), plain_nan(result.violation), result.not_a_number, result.generations + 1);
+               plain_nan(result.objective), plain_nan(result.violation), result.not_a_number, result.generations,
+               wrote ? "; results written" : "");
     return 1;
   }
   if (result.reason == fusedga::stop_reason::interrupted) {
     if (!quiet)
-      fmt::print(stderr, "interrupted: stopped after generation {}; results so far written{}\n", result.generations,
+      fmt::print(stderr, "interrupted: stopped after generation {}{}{}\n", result.generations,
+                 wrote ? "; results so far written" : "",
                  checkpoint_path.empty() ? "" : "; resume with ga-run --resume " + checkpoint_path);
     return g_signal == SIGTERM ? 143 : 130;
   }

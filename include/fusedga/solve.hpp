@@ -180,7 +180,7 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
     long long limit = options.generations - generation0;
     bool budget_limited = false;
     if (options.stop.evaluations) {
-      const std::uint64_t left = *options.stop.evaluations - evaluations0;
+      const std::uint64_t left = *options.stop.evaluations - std::min(*options.stop.evaluations, evaluations0);
       if (left < o.population) {  // not even the fresh population's evaluation fits
         if (k == 0) validate(o, problem.dimension(), std::is_floating_point_v<gene>);  // throws: names it
         r.reason = stop_reason::evaluations;
@@ -258,17 +258,21 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
       record();
     }
     bool stopped = stop_now();
-    // Gradient repair spends evaluations known only after its generation: stop before one the budget may not pay for.
-    const auto budget_spent = [&] {
-      return options.stop.evaluations && st.evaluations + children > *options.stop.evaluations;
-    };
     while (!stopped && e.generation() < limit && !restart_due()) {
-      if (budget_spent()) {
-        r.reason = stop_reason::evaluations;
-        stopped = true;
-        break;
+      // The gradient repair's evaluations are known only after its generation: a generation runs with it while
+      // the budget pays for its worst case, then without it while the budget pays for its children.
+      bool repair = true;
+      if (options.stop.evaluations) {
+        const std::uint64_t budget = *options.stop.evaluations;
+        const std::uint64_t left = budget - std::min(budget, st.evaluations);
+        if (left < children) {
+          r.reason = stop_reason::evaluations;
+          stopped = true;
+          break;
+        }
+        repair = left - children >= e.repair_bound();
       }
-      e.step();
+      e.step(repair);
       record();
       stopped = stop_now();
       if (!stopped && checkpoint_due()) write_checkpoint();

@@ -32,9 +32,6 @@ class ConfigPlan:
     source: str = "solve()"
     overrides: List[Tuple[str, str]] = field(default_factory=list)  # (label, "key.path=value")
 
-    # expression texts set by set_expressions: key path -> 0-based offset of each string's opening quote
-    quote_offsets: Dict[str, int] = field(default_factory=dict)
-
     def set(self, label: str, path: str, value: Any) -> None:
         try:
             text = to_yaml(value)
@@ -43,42 +40,25 @@ class ConfigPlan:
         self.overrides.append((label, f"{path}={text}"))
 
     def set_expressions(self, label: str, path: str, value: Any) -> None:
-        """Like ``set`` for an expression string or a list of them, always double-quoted, so that an
-        expression error's column can be given within the string."""
+        """Like ``set`` for an expression string or a list of them, always double-quoted (a YAML string
+        whatever its text); the parser gives an error's column within the string."""
         if isinstance(value, str):
-            self.quote_offsets[path] = 0
             self.overrides.append((label, f"{path}={json.dumps(value, ensure_ascii=False)}"))
             return
         if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
             self.set(label, path, value)  # the parser says what it expected
             return
-        pieces, offset = [], 1
-        for i, v in enumerate(value):
-            pieces.append(json.dumps(v, ensure_ascii=False))
-            self.quote_offsets[f"{path}[{i}]"] = offset
-            offset += len(pieces[-1]) + 2
+        pieces = [json.dumps(v, ensure_ascii=False) for v in value]
         self.overrides.append((label, f"{path}=[{', '.join(pieces)}]"))
 
 
-_AT_TEXT = re.compile(r"(?P<line>\d+):(?P<column>\d+): (?P<path>[A-Za-z0-9_.\[\]]+): (?P<rest>.*)\Z", re.S)
-
-
 def _relabel(message: str, plan: ConfigPlan) -> str:
-    """The parser's ``--set TEXT: `` prefix replaced by the argument's label; for an error inside an
-    expression given as an override (``SOURCE:1:C: problem.objective: ...``), the label and the column in
-    the expression string."""
+    """The parser's ``--set TEXT: `` prefix replaced by the argument's label (an error inside an expression
+    given as an override reads ``LABEL: problem.objective: column C: ...``)."""
     for label, text in reversed(plan.overrides):
         for prefix in ("--set " + text + ": ", "--set '" + text + "': "):
             if message.startswith(prefix):
                 return label + ": " + message[len(prefix):]
-    if message.startswith(plan.source + ":"):
-        m = _AT_TEXT.match(message, len(plan.source) + 1)
-        if m and m["path"] in plan.quote_offsets:
-            key = m["path"].split("[")[0]
-            label = next(lab for lab, text in plan.overrides if text.startswith(key + "="))
-            where = (f"column {int(m['column']) - plan.quote_offsets[m['path']] - 1}" if m["line"] == "1"
-                     else f"{m['line']}:{m['column']}")
-            return f"{label}: {m['path']}: {where}: {m['rest']}"
     return message
 
 

@@ -1,7 +1,10 @@
 #include "bench/bench_config.hpp"
 
 #include <fstream>
+#include <string>
+#include <vector>
 
+#include "config/yaml_helpers.hpp"
 #include "fusedga/core/error.hpp"
 
 namespace fusedga {
@@ -19,9 +22,9 @@ run_config builtin_bench_config(const problem_entry& entry) {
 }
 
 namespace {
-std::string builtin_names() {
-  std::string names;
-  for (const auto& e : builtin_problems()) names += (names.empty() ? "" : ", ") + e.name;
+std::vector<std::string> builtin_names() {
+  std::vector<std::string> names;
+  for (const auto& e : builtin_problems()) names.push_back(e.name);
   return names;
 }
 }  // namespace
@@ -38,12 +41,13 @@ run_config resolve_bench_config(const std::string& problem_or_config, const std:
     return cfg;
   }
   if (!std::ifstream(problem_or_config).good())
-    throw config_error("'" + problem_or_config + "' is neither a built-in problem nor a readable config file; built-in problems: " +
-                       builtin_names());
+    throw config_error("'" + problem_or_config +
+                       "' is neither a built-in problem nor a readable config file; built-in problems: " +
+                       detail::join(builtin_names()) + detail::did_you_mean(problem_or_config, builtin_names()));
   run_config cfg = load_config(problem_or_config, overrides);
   if (!cfg.problem.expression && !find_problem(cfg.problem.builtin))
-    throw config_error(problem_or_config + ": unknown built-in problem '" +
-                       cfg.problem.builtin + "'. Built-in problems: " + builtin_names());
+    throw config_error(problem_or_config + ": unknown built-in problem '" + cfg.problem.builtin +
+                       "'. Built-in problems: " + detail::join(builtin_names()));
   return cfg;
 }
 

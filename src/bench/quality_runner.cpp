@@ -130,8 +130,8 @@ quality_results run_quality(const quality_suite& suite, const quality_options& o
 
   res.notes.push_back(fmt::format(
       "Budget {}. FusedGA methods: stop.evaluations = the budget, never exceeded (a generation "
-      "that would exceed it is not run; restarts included; with gradient repair the last generation's repair "
-      "evaluations may pass it), with no generation limit. Peers: population {}, stopped "
+      "that would exceed it is not run; restarts included; a generation whose gradient repair could exceed it at "
+      "worst runs without the repair), with no generation limit. Peers: population {}, stopped "
       "at the first generation that reaches the budget.",
       o.budget.describe(), o.peer_population));
   if (o.stop_at_target)

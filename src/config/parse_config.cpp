@@ -124,8 +124,13 @@ expr::location text_location(const located& v) {
 /// The expression text of scalar `v` with the file position of each of its bytes (multi-line scalars fold
 /// lines and drop indentation, so positions cannot be counted from the start).
 expr::source_text read_expression_text(const located& v, const std::string& what) {
-  expr::source_text out{detail::read_string(v, what), v.path(), text_location(v), {}};
-  if (!v.source().overridden(v.path())) out.positions = detail::scalar_positions(v.source().text(), v.mark(), out.text);
+  expr::source_text out{detail::read_string(v, what), v.path(), text_location(v), {}, {}};
+  if (const std::string* given = v.source().override_for(v.path())) {  // a --set argument: positions in the text
+    out.where = {1, 1};
+    out.given_by = "--set " + *given;
+    return out;
+  }
+  out.positions = detail::scalar_positions(v.source().text(), v.mark(), out.text);
   if (!out.positions.empty()) out.where = out.positions.front();
   return out;
 }
@@ -691,6 +696,13 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
     read_restarts(*restarts, out.restarts);
   }
   read_search(get, problem, out.population, false, out, given, choice);
+  if (out.algorithm == algorithm_kind::de && out.population < kDeMinPopulation)
+    if (const auto population = get("population"))
+      population->fail("expected at least " + std::to_string(kDeMinPopulation) +
+                       " individuals for differential evolution (" +
+                       (given.automatic ? "ga.algorithm auto chose it for real genes; ga.algorithm: ga runs from 2"
+                                        : "ga.algorithm: de") +
+                       "), got " + std::to_string(out.population));
   // auto's DE on one population (islands keep IPOP and the total as measured there, docs/islands.md): BIPOP
   // restarts, alternate crossover, SHADE's memory 20, the population by d where none is given, and L-SHADE's
   // archive 2.6 N where N <= d.

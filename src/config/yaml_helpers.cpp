@@ -364,7 +364,19 @@ YAML::Node load_document(const std::string& text, const config_source& source) {
       source.fail("", second.mark, "invalid YAML: expected a single document, got a second one");
     return root;
   } catch (const YAML::Exception& e) {
-    source.fail("", e.mark, "invalid YAML: " + e.msg);
+    // yaml-cpp names a tab in the indentation as something else ("illegal map value"): say what it is.
+    std::string hint;
+    if (!e.mark.is_null()) {
+      std::size_t begin = 0;
+      for (int l = 0; l < e.mark.line && begin != std::string::npos; ++l) begin = text.find('\n', begin) + 1;
+      if (begin != std::string::npos && begin <= text.size()) {
+        const std::size_t indent = text.find_first_not_of(" \t", begin);
+        if (text.find('\t', begin) < std::min(indent, text.size()))
+          hint =
+              " (line " + std::to_string(e.mark.line + 1) + " is indented with a tab; YAML indents with spaces only)";
+      }
+    }
+    source.fail("", e.mark, "invalid YAML: " + e.msg + hint);
   }
 }
 
@@ -378,6 +390,11 @@ void apply_override(YAML::Node& root, const std::string& text, config_source& so
     const std::size_t dot = path.find('.', begin);
     keys.push_back(path.substr(begin, dot == std::string::npos ? std::string::npos : dot - begin));
     if (keys.back().empty()) malformed();
+    if (const std::size_t bracket = keys.back().find('['); bracket != std::string::npos) {
+      const std::string list = path.substr(0, begin + bracket);
+      throw config_error("--set '" + text + "': " + list + ": --set replaces a list whole, not one entry: give " +
+                         list + "=[...] with every entry");
+    }
     if (dot == std::string::npos) break;
     begin = dot + 1;
   }

@@ -40,13 +40,13 @@ class config_source {
   /// Whether the value at `path` came from a `--set` override (then its marks are not file positions).
   bool overridden(const std::string& path) const { return override_for(path) != nullptr; }
 
+  /// The text of the override that set `path` (the longest overridden prefix wins), or null.
+  const std::string* override_for(const std::string& path) const;
+
   /// @throws config_error `where(path, mark) + "path: " + message` (no `path: ` when `path` is empty).
   [[noreturn]] void fail(const std::string& path, const YAML::Mark& mark, const std::string& message) const;
 
  private:
-  /// The text of the override that set `path` (the longest overridden prefix wins), or null.
-  const std::string* override_for(const std::string& path) const;
-
   std::string file_;
   std::string text_;
   std::map<std::string, std::string> overrides_;  ///< key path -> the override text that set it

@@ -33,7 +33,7 @@ symbol_table check_declarations(const problem_source& source, program& out) {
     fail({source.file, "problem.variables"}, location{}, "expected at least one variable");
   std::int64_t genes = 0;
   for (const variable_decl& d : source.variables) {
-    const origin from{source.file, d.key_path};
+    const origin from{source.file, d.key_path, false};
     check_new_name(d.name, "variable", table, from, d.where);
     if (d.size < 1) fail(from, d.where, fmt::format("variable '{}' has size {}; expected at least 1", d.name, d.size));
     if (!d.vector && d.size != 1)
@@ -96,7 +96,7 @@ symbol_table check_declarations(const problem_source& source, program& out) {
     out.variables.push_back(std::move(v));
   }
   for (const constant_decl& c : source.constants) {
-    const origin from{source.file, c.key_path};
+    const origin from{source.file, c.key_path, false};
     check_new_name(c.name, "constant", table, from, c.where);
     symbol s{false, -1, c.value};
     if (c.table) {

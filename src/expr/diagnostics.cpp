@@ -11,11 +11,17 @@
 
 namespace fusedga::expr::parsing {
 
+std::string position(const origin& from, location at) {
+  if (!from.within_text) return fmt::format("{}:{}", at.line, at.column);
+  return at.line == 1 ? fmt::format("column {}", at.column) : fmt::format("line {}, column {}", at.line, at.column);
+}
+
 void fail(const origin& from, location at, const std::string& message) {
   std::string out = from.file.empty() ? "<input>" : from.file;
-  if (at.line > 0) out += fmt::format(":{}:{}", at.line, at.column);
+  if (at.line > 0 && !from.within_text) out += ":" + position(from, at);
   out += ": ";
   if (!from.key_path.empty()) out += from.key_path + ": ";
+  if (at.line > 0 && from.within_text) out += position(from, at) + ": ";
   throw expression_error(out + message);
 }
 

@@ -15,12 +15,16 @@ namespace fusedga::expr::parsing {
 
 /// Where a text comes from: the config file and the key of the text.
 struct origin {
-  std::string file;      ///< empty: shown as "<input>"
+  std::string file;      ///< empty: shown as "<input>"; or the command-line argument that gave the text
   std::string key_path;  ///< e.g. "problem.constraints[1]"; empty: left out
+  bool within_text = false;  ///< positions count from the text's first character, not a file's (`--set`)
 };
 
-/// Throws expression_error `file:line:col: key.path: message` (the position is
-/// left out when `at` is unknown, line 0).
+/// A position for a message: `line:col`, or within the text `column C` (`line L, column C` past its first line).
+std::string position(const origin& from, location at);
+
+/// Throws expression_error `file:line:col: key.path: message`, or with `within_text`
+/// `file: key.path: column C: message` (the position is left out when `at` is unknown, line 0).
 [[noreturn]] void fail(const origin& from, location at, const std::string& message);
 
 /// `'text'` for a message: at most 40 characters (then "..."), non-printable

@@ -60,7 +60,9 @@ struct builder {
 class parser {
  public:
   parser(builder& b, const std::string& file, const source_text& text)
-      : b_(b), from_{file, text.key_path}, tokens_(lex(text.text, text.where, text.positions, from_)) {}
+      : b_(b),
+        from_{text.given_by.empty() ? file : text.given_by, text.key_path, !text.given_by.empty()},
+        tokens_(lex(text.text, text.where, text.positions, from_)) {}
 
   /// The objective: one expression, no comparison.
   int objective() {
@@ -255,7 +257,7 @@ class parser {
         next();
         if (peek().kind == token_kind::rparen) fail(from_, peek().where, "unexpected ')'; expected an expression inside '()'");
         const int inner = sum();
-        expect(token_kind::rparen, fmt::format("')' to close the '(' at {}:{}", t.where.line, t.where.column));
+        expect(token_kind::rparen, "')' to close the '(' at " + position(from_, t.where));
         return inner;
       }
       case token_kind::name: return name();
@@ -361,7 +363,7 @@ class parser {
     const token& open = next();
     if (peek().kind == token_kind::rbracket) fail(from_, peek().where, "unexpected ']'; expected an index");
     const int index = sum();
-    expect(token_kind::rbracket, fmt::format("']' to close the '[' at {}:{}", open.where.line, open.where.column));
+    expect(token_kind::rbracket, "']' to close the '[' at " + position(from_, open.where));
     return index;
   }
 

@@ -20,6 +20,11 @@ namespace {
 [[noreturn]] void fail(const std::string& path, const char* what, int err) {
   throw error("cannot write " + path + ": " + what + ": " + std::strerror(err));
 }
+/// The directory `path` is in ("." for a bare name).
+std::string directory_of(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+}
 /// Creates the temporary beside `path` that write_file_atomic writes first, `PATH.tmp.PID.XXXXXX`; its name goes
 /// to `name`. The writer's pid in the name lets a later writer remove what a killed one left (remove_stale_temporaries).
 int open_temporary(const std::string& path, std::string& name) {
@@ -32,7 +37,7 @@ int open_temporary(const std::string& path, std::string& name) {
 
 int remove_stale_temporaries(const std::string& path) {
   const std::size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const std::string dir = directory_of(path);
   const std::string prefix = (slash == std::string::npos ? path : path.substr(slash + 1)) + ".tmp.";
   DIR* d = ::opendir(dir.c_str());
   if (!d) return 0;
@@ -58,8 +63,12 @@ int remove_stale_temporaries(const std::string& path) {
 
 void check_writable(const std::string& path) {
   struct stat st {};
+  if (path.empty()) throw error("cannot write a file with an empty name; expected a file path");
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     throw error("cannot write " + path + ": it is a directory");
+  const std::string dir = directory_of(path);
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw error("cannot write " + path + ": the directory " + dir + " does not exist");
   std::string tmpl;
   ::close(open_temporary(path, tmpl));
   ::unlink(tmpl.c_str());

@@ -17,7 +17,8 @@ void write_file_atomic(const std::string& path, const std::string& content);
 
 /**
  * Checks, before any work, that `write_file_atomic(path, ...)` can succeed: creates and removes the temporary
- * file it would create beside `path`, and refuses a `path` that is a directory. Leaves no file behind.
+ * file it would create beside `path`, and refuses an empty `path`, a directory, and a path whose directory does
+ * not exist. Leaves no file behind.
  * @throws fusedga::error naming the path and the system error.
  */
 void check_writable(const std::string& path);

@@ -149,10 +149,12 @@ std::string format_comparison(const saved_report& a, const saved_report& b, cons
     any_noisy = any_noisy || m.a.noisy || m.b.noisy;
   }
   if (c.matched.empty()) out += "(no matching rows)\n";
-  else
-    out += fmt::format("\n{} matched rows; geometric mean of A/B: {:.3f}x ({})\n", c.matched.size(),
-                       std::exp(log_sum / double(c.matched.size())),
-                       std::exp(log_sum / double(c.matched.size())) >= 1 ? "B is faster" : "B is slower");
+  else {
+    const double mean = std::exp(log_sum / double(c.matched.size()));
+    // "equal" where the printed ratio rounds to 1.000: neither side is faster to the digits shown
+    const char* verdict = std::fabs(mean - 1) < 0.0005 ? "equal" : mean > 1 ? "B is faster" : "B is slower";
+    out += fmt::format("\n{} matched rows; geometric mean of A/B: {:.3f}x ({})\n", c.matched.size(), mean, verdict);
+  }
   if (any_noisy)
     out += fmt::format("† flagged noisy in its run: (p90 − p10) / median above {:.0f} %\n", 100 * noisy_spread_limit);
   const auto unmatched = [&](const char* side, const std::vector<saved_row>& rows) {

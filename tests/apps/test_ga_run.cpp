@@ -95,8 +95,16 @@ TEST_CASE("ga-run checks its output paths before the first generation", "[ga-run
   const std::string run = "--quiet --set ga.population=10 --set ga.generations=1000000000 ";
   const outcome r = ga_run(dir, run + "--out " + (dir / "no/such/dir/r.json").string());
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Catch::Contains("cannot write") && Catch::Contains("checked before running"));
+  CHECK_THAT(r.err, Catch::Contains("cannot write " + (dir / "no/such/dir/r.json").string() + ": the directory " +
+                                    (dir / "no/such/dir").string() + " does not exist (checked before running)"));
   CHECK_FALSE(fs::exists(dir / "no"));
+  // an empty path is not "no output": refused before anything runs
+  for (const char* option : {"--out ''", "--history ''", "--checkpoint ''", "''"}) {  // '' last: the config
+    const outcome e = ga_run(dir, std::string(option) + " " + run);
+    INFO(option);
+    CHECK(e.exit_code == 2);
+    CHECK_THAT(e.err, Catch::Contains("expected a file path, got an empty one"));
+  }
   const outcome h = ga_run(dir, run + "--out " + (dir / "r.json").string() + " --history " + dir.path.string());
   CHECK(h.exit_code == 2);
   CHECK_THAT(h.err, Catch::Contains("it is a directory"));
@@ -258,7 +266,7 @@ TEST_CASE("ga-run --explain says how ga.algorithm auto chose", "[ga-run][auto]")
   CHECK_THAT(u.out, Catch::Contains("stop         at the first of: 20000 evaluations\n"));
   CHECK_THAT(b.out, Catch::Contains("restarts     after 50 generations without improvement, population x2 each time  "
                                     "(IPOP: Auger & Hansen 2005)"));  // given restarts: IPOP unless schedule says
-  CHECK_THAT(r.out, Catch::Contains("gradient repair gradient (rate 0.2, iterations 3)"));
+  CHECK_THAT(r.out, Catch::Contains("repair       gradient (rate 0.2, iterations 3)"));
   CHECK_THAT(r.out, Catch::Contains("             rate auto: the measured default"));
   const outcome g = ga_run(dir, "--explain --backend serial --set ga.elitism=4");
   REQUIRE(g.exit_code == 0);

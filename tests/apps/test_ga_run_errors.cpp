@@ -27,7 +27,7 @@ TEST_CASE("ga-run: NaN everywhere is exit 1 after writing the results, NaNs coun
                                     (dir / "h.csv").string());
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.err, Catch::Contains("no individual had a finite objective and violation"));
-  CHECK_THAT(r.err, Catch::Contains("80 NaN individuals in 4 generations"));
+  CHECK_THAT(r.err, Catch::Contains("80 NaN individuals in generations 0 to 3); results written"));
   CHECK_THAT(r.out, Catch::Contains("best         nan"));
   CHECK_THAT(r.out, Catch::Contains("feasible     no"));
   const auto j = nlohmann::json::parse(slurp(dir / "r.json"));
@@ -40,6 +40,10 @@ TEST_CASE("ga-run: NaN everywhere is exit 1 after writing the results, NaNs coun
                   0) == 0);
   CHECK_THAT(csv, Catch::Contains("\n0,nan,0,nan,0,20,"));
   CHECK(csv.find("-nan") == std::string::npos);
+  // without --out and --history nothing is written, and the message does not say otherwise
+  const outcome bare = ga_run(dir, (dir / "nan.yaml").string());
+  CHECK(bare.exit_code == 1);
+  CHECK_THAT(bare.err, Catch::EndsWith("80 NaN individuals in generations 0 to 3)\n"));
 }
 
 TEST_CASE("ga-run: NaN in part of the domain ranks worst and the run succeeds", "[ga-run][nan]") {

@@ -234,15 +234,24 @@ TEST_CASE("expression problem: errors inside multi-line scalars are located in t
   // the end of a block scalar is just past its last character, not on the line after
   CHECK_THAT(error_of(head + "  objective: >\n    x +\n    y *\n"),
              Catch::StartsWith("run.yaml:5:8: problem.objective: unexpected end of text"));
-  // a --set override has no file position: its text counts from 1:1
-  const std::string via_set = [&] {
+  // a --set override has no file position: the error names the argument, and the column within its text
+  const auto via_set = [&](const std::string& override_text) {
     try {
-      parse_config(head + "  objective: x\n", "run.yaml", {"problem.objective=x + $"});
+      parse_config(head + "  objective: x\n", "run.yaml", {override_text});
     } catch (const expression_error& e) {
       return std::string(e.what());
     }
     return std::string("(no error)");
-  }();
-  CHECK_THAT(via_set, Catch::Contains("problem.objective: unexpected character '$'"));
-  CHECK_THAT(via_set, !Catch::StartsWith("run.yaml:3:"));
+  };
+  CHECK_THAT(via_set("problem.objective=x + $"),
+             Catch::StartsWith("--set problem.objective=x + $: problem.objective: column 5: unexpected character '$'"));
+  CHECK(via_set("problem.objective=(x + 1") ==
+        "--set problem.objective=(x + 1: problem.objective: column 7: unexpected end of text; expected ')' to close "
+        "the '(' at column 1");
+  CHECK_THAT(via_set("problem.constraints=[x <= 1, y >= z]"),
+             Catch::StartsWith("--set problem.constraints=[x <= 1, y >= z]: problem.constraints[1]: column 6: "
+                               "unknown name 'z'"));
+  CHECK_THAT(via_set("problem.objective=\"x +\\n  y $\""),
+             Catch::StartsWith("--set problem.objective=\"x +\\n  y $\": problem.objective: line 2, column 5: "
+                               "unexpected character '$'"));
 }

@@ -158,7 +158,7 @@ output:
 }
 
 TEST_CASE("the default elitism never exceeds population - 1", "[config]") {
-  CHECK(parse_config(quadratic + "ga: {population: 2}\n", "run.yaml").ga.elitism == 1);
+  CHECK(parse_config(quadratic + "ga: {population: 2, algorithm: ga}\n", "run.yaml").ga.elitism == 1);
 }
 
 TEST_CASE("missing problem params get their defaults", "[config]") {
@@ -225,6 +225,14 @@ TEST_CASE("error: population < 2", "[config][errors]") {
         "run.yaml:3:15: ga.population: expected an integer >= 2, got 1");
   CHECK(error_of(quadratic + "ga:\n  population: 3000000000\n") ==
         "run.yaml:3:15: ga.population: expected an integer >= 2 (at most 2147483647), got 3000000000");
+  // differential evolution needs 4, whether auto chose it (real genes, no GA key) or the config did
+  CHECK(error_of(quadratic + "ga:\n  population: 3\n") ==
+        "run.yaml:3:15: ga.population: expected at least 4 individuals for differential evolution (ga.algorithm auto "
+        "chose it for real genes; ga.algorithm: ga runs from 2), got 3");
+  CHECK(error_of(quadratic + "ga:\n  population: 2\n  algorithm: de\n") ==
+        "run.yaml:3:15: ga.population: expected at least 4 individuals for differential evolution (ga.algorithm: "
+        "de), got 2");
+  CHECK_NOTHROW(parse_config(quadratic + "ga:\n  population: 3\n  algorithm: ga\n", "run.yaml"));
 }
 
 TEST_CASE("error: rate outside [0, 1]", "[config][errors]") {
@@ -328,6 +336,10 @@ TEST_CASE("error: YAML syntax", "[config][errors]") {
   CHECK(error_of(quadratic + "ga: {population: [1, 2}\n") == "run.yaml:2:23: invalid YAML: illegal flow end");
   CHECK(error_of(quadratic + "---\nga: {}\n") ==
         "run.yaml:3:1: invalid YAML: expected a single document, got a second one");
+  // a tab in the indentation, which yaml-cpp reports as something else
+  CHECK_THAT(error_of(quadratic + "ga:\n\tpopulation: 10\n"),
+             Catch::StartsWith("run.yaml:3:") &&
+                 Catch::EndsWith("(line 3 is indented with a tab; YAML indents with spaces only)"));
 }
 
 TEST_CASE("error: sbx or polynomial on an integer problem, creep on a real one", "[config][errors]") {
@@ -680,6 +692,9 @@ TEST_CASE("error: malformed --set", "[config][set][errors]") {
   CHECK(error_of(quadratic, {"=3"}) == "--set '=3': expected key.path=value");
   CHECK(error_of(quadratic, {"ga..population=3"}) == "--set 'ga..population=3': expected key.path=value");
   CHECK(error_of(quadratic, {" =3"}) == "--set ' =3': expected key.path=value");
+  CHECK(error_of(quadratic, {"problem.constraints[1]=x <= 3"}) ==
+        "--set 'problem.constraints[1]=x <= 3': problem.constraints: --set replaces a list whole, not one entry: give "
+        "problem.constraints=[...] with every entry");
 }
 
 TEST_CASE("error: invalid --set value", "[config][set][errors]") {

@@ -136,6 +136,21 @@ TEST_CASE("checkpoint: another run's checkpoint is refused naming what differs",
   REQUIRE_NOTHROW(resume(CQ{}, other, backend::serial{}, ck));
 }
 
+TEST_CASE("checkpoint: a problem described over several lines is shown whole, below its label", "[checkpoint]") {
+  // An expression problem's description spans lines (variables, objective, constraints): its lines are one
+  // field, not fields of their own that one run or the other "does not set".
+  ga_options o = base(100, 20);
+  o.checkpoint.problem_id = "pv\nvariables (2 genes): x in [0, 1]; y in [0, 1]\ng1(x) = x + y - 1 <= 0";
+  const std::string ck = checkpoints_of(CQ{}, o, backend::serial{}, 5).front();
+  ga_options other = o;
+  other.checkpoint.problem_id = "wb\nvariables (2 genes): x in [0, 2]; y in [0, 1]\ng1(x) = x + y - 1 <= 0";
+  REQUIRE_THROWS_WITH(
+      resume(CQ{}, other, backend::serial{}, ck),
+      Catch::EndsWith("what differs:\n  problem:\n    checkpoint:\n      pv\n      variables (2 genes): x in "
+                      "[0, 1]; y in [0, 1]\n      g1(x) = x + y - 1 <= 0\n    this run:\n      wb\n  "
+                      "    variables (2 genes): x in [0, 2]; y in [0, 1]\n      g1(x) = x + y - 1 <= 0"));
+}
+
 TEST_CASE("checkpoint: damaged files are refused before any state is read", "[checkpoint]") {
   ga_options o = base(100, 10);
   const std::string ck = checkpoints_of(CQ{}, o, backend::serial{}, 5).front();

@@ -279,3 +279,45 @@ TEST_CASE("gradient repair with DE: two nonlinear equalities become feasible", "
   CHECK(feasible_with == 10);
   CHECK(feasible_without <= 2);  // measured: 0 of 10
 }
+
+TEST_CASE("gradient repair: stop.evaluations holds, the generations its worst case could pass run without it",
+          "[gradient-repair][budget]") {
+  // One step per child (iterations 1, rate 1: every child, 1 evaluation exact, 1 + d by differences): a
+  // generation spends c children plus exactly its worst case b, so which generations repair is known by hand.
+  ga_options o = repair_options(1.0);
+  o.generations = 1000;
+  o.constraints.gradient_repair.iterations = 1;
+  const std::uint64_t n = o.population, c = o.population - o.elitism;
+  SECTION("exact Jacobian: b = c") {
+    // Five generations with the repair (2c each); then 1.5c are left, less than 2c: one more without it.
+    o.stop.evaluations = n + 5 * 2 * c + c + c / 2;
+    const Result r = solve(sphere_and_twist_exact<6>{}, o, backend::serial{});
+    CHECK(r.evaluations == n + 5 * 2 * c + c);
+    CHECK(r.reason == stop_reason::evaluations);
+    REQUIRE(r.history.size() == 7);
+    for (std::size_t g = 1; g < r.history.size(); ++g)
+      CHECK(r.history[g].evaluations - r.history[g - 1].evaluations == (g <= 5 ? 2 * c : c));
+    o.stop.evaluations = n + 5 * 2 * c;  // exactly five repaired generations, and nothing left
+    CHECK(solve(sphere_and_twist_exact<6>{}, o, backend::serial{}).evaluations == n + 5 * 2 * c);
+  }
+  SECTION("finite differences: b = 7c; bitwise the same on TBB") {
+    // Three generations with the repair (8c each); then 7c + 2 are left, less than 8c: seven without it.
+    o.stop.evaluations = n + 3 * 8 * c + 7 * c + 2;
+    const Result r = solve(sphere_and_twist<double, 6>{}, o, backend::serial{});
+    CHECK(r.evaluations == n + 3 * 8 * c + 7 * c);
+    CHECK(r.generations == 10);
+    require_identical(r, solve(sphere_and_twist<double, 6>{}, o, backend::tbb{2}));
+  }
+  SECTION("DE (each repaired trial evaluated again), every budget near the end of a run") {
+    ga_options de = de_repair_options(1.0);
+    de.generations = 1000;
+    for (std::uint64_t budget : {1000ull, 1234ull, 2999ull, 4321ull}) {
+      de.stop.evaluations = budget;
+      const Result r = solve(sphere_and_twist<double, 6>{}, de, backend::serial{});
+      INFO("budget " << budget);
+      CHECK(r.evaluations <= budget);
+      CHECK(r.evaluations > budget - de.population);  // stopped only when not even the trials fit
+      CHECK(r.reason == stop_reason::evaluations);
+    }
+  }
+}

@@ -208,6 +208,23 @@ TEST_CASE("solve: evaluations are N + generations x children, exactly, and histo
   }
 }
 
+TEST_CASE("solve: stop.evaluations holds with the gradient repair, whose worst case each epoch pays for",
+          "[islands][budget]") {
+  // CQ has two inequalities and no Jacobian: a repaired child costs up to 3 · (1 + 3) = 12 evaluations.
+  ga_options o = archipelago(400, 1000, 4, 10, 2);
+  o.constraints.gradient_repair.rate = 1.0;
+  const std::uint64_t children = 400 - 4 * 2;
+  for (std::uint64_t budget : {400ull + 1000, 400ull + 7 * children + 5, 40000ull}) {
+    o.stop.evaluations = budget;
+    const Result r = solve(CQ{}, o, backend::serial{});
+    INFO("budget " << budget);
+    CHECK(r.evaluations <= budget);
+    CHECK(r.evaluations > budget - children);  // stopped only when not even a generation's children fit
+    CHECK(r.reason == stop_reason::evaluations);
+    require_identical(r, solve(CQ{}, o, backend::tbb{2}));
+  }
+}
+
 TEST_CASE("solve: stop.target stops at the end of the epoch that reached it", "[islands]") {
   problems::Sphere<double> p;
   p.dim = 4;

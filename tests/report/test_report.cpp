@@ -824,6 +824,8 @@ TEST_CASE("compare_reports: repeated keys match in order, mismatched problems wa
   CHECK(has(text, "warning: different problems (p vs q)"));
   CHECK(has(text, "geometric mean of A/B: 0.500x (B is slower)"));
   CHECK(has(format_comparison(a, b, compare_reports(a, saved_report{})), "(no matching rows)"));
+  // a report against itself: neither is faster
+  CHECK(has(format_comparison(a, a, compare_reports(a, a)), "geometric mean of A/B: 1.000x (equal)"));
 }
 
 TEST_CASE("load_saved_report rejects what is not a ga-bench report, naming the file", "[report][compare]") {
@@ -908,7 +910,7 @@ TEST_CASE("ga-bench --report DIR end to end on a tiny sweep, then --compare", "[
   const std::string results = (d / "cq" / "results.json").string();
   const outcome same = ga_bench(d, "--compare " + results + " " + results);
   REQUIRE(same.exit_code == 0);
-  CHECK(has(same.out, "16 matched rows; geometric mean of A/B: 1.000x"));
+  CHECK(has(same.out, "16 matched rows; geometric mean of A/B: 1.000x (equal)"));
   CHECK(ga_bench(d, "--compare " + results + " " + (d / "missing.json").string()).exit_code == 2);
   CHECK(ga_bench(d, "seed/constrained-quadratic --compare " + results + " " + results).exit_code == 2);
   // A report path that cannot be a directory is refused before anything is measured.
@@ -916,6 +918,10 @@ TEST_CASE("ga-bench --report DIR end to end on a tiny sweep, then --compare", "[
   const outcome bad = ga_bench(d, "seed/constrained-quadratic --report " + (d / "file").string());
   CHECK(bad.exit_code == 2);
   CHECK(has(bad.err, "exists and is not a directory"));
+  // a misspelt problem gets a suggestion, as in ga-run
+  const outcome typo = ga_bench(d, "classic/spere");
+  CHECK(typo.exit_code == 2);
+  CHECK(has(typo.err, "did you mean classic/sphere?"));
 }
 
 TEST_CASE("ga-bench --workloads islands: the table, the JSON, and what it refuses", "[report][ga-bench]") {

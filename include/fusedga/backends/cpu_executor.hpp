@@ -58,7 +58,7 @@ class cpu_executor {
 
   template <class Backend>
   cpu_executor(const Problem&, const kernel_params<Problem>& kp, const Bounds<gene>& bounds, const Backend& backend)
-      : loop_(backend), bounds_(bounds), kp_(kp), scratch_(kp) {
+      : loop_(backend), bounds_(bounds), kp_(kp), scratch_(kp), repair_rate_(kp.gradient_repair.rate) {
     kp_.bounds = bounds_.view();
     const int d = kp.dimension;
     // Before allocating: a run that cannot fit is a clear error, not std::bad_alloc or the OOM killer.
@@ -165,6 +165,9 @@ class cpu_executor {
 
   /// The DE run state (SHADE memories, archive), e.g. for tests and checkpoints; empty unless the run is DE.
   const de_state<gene, key>& de() const { return de_; }
+
+  /// Holds the gradient repair off (false) or restores the run's rate (true) for the next generations.
+  void allow_repair(bool on) { kp_.gradient_repair.rate = on ? repair_rate_ : 0; }
 
   /// Dynamic constraint handlers: the handler's new parameters, the current population's keys recomputed with
   /// them (re-key pass, tile-parallel) and its summary and elites afresh.
@@ -390,6 +393,7 @@ class cpu_executor {
   Bounds<gene> bounds_;
   kernel_params<Problem> kp_{};
   pass_scratch<Problem> scratch_;  // each worker slot's, for the tile passes (for_each_tile)
+  double repair_rate_ = 0;         // the run's gradient repair rate (allow_repair)
   population<gene, fitness> a_, b_;
   view_type src_{}, dst_{};
   std::size_t capacity_ = 1;

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <type_traits>
 #include <typeinfo>
+#include <utility>
 #include <vector>
 
 #include "fusedga/core/bounds.hpp"
@@ -140,18 +141,26 @@ checkpoint_header make_checkpoint_header(const Problem& problem, const Bounds<Ge
   return h;
 }
 
-/// Splits "name = value" lines into (name, line) pairs in order.
+/// Splits "name = value" lines into (name, value) pairs in order. The problem's description (`problem = `) may
+/// span lines, some of them "g1(x) = ..." (an expression problem's): it runs until `bounds hash = `, which
+/// make_checkpoint_header writes after it.
 inline std::vector<std::pair<std::string, std::string>> header_fields(const std::string& lines) {
   std::vector<std::pair<std::string, std::string>> out;
+  bool in_problem = false;
   std::size_t at = 0;
   while (at < lines.size()) {
     std::size_t nl = lines.find('\n', at);
     if (nl == std::string::npos) nl = lines.size();
     const std::string line = lines.substr(at, nl - at);
+    at = nl + 1;
     const std::size_t eq = line.find(" = ");
+    if (in_problem && line.rfind("bounds hash = ", 0) != 0) {
+      out.back().second += "\n" + line;
+      continue;
+    }
     out.emplace_back(eq == std::string::npos ? line : line.substr(0, eq),
                      eq == std::string::npos ? std::string() : line.substr(eq + 3));
-    at = nl + 1;
+    in_problem = out.back().first == "problem";
   }
   return out;
 }
@@ -166,13 +175,35 @@ inline void check_same_run(const checkpoint_reader& in, const std::string& store
       if (f.first == name) return &f.second;
     return nullptr;
   };
+  // A field on one line; a value of several lines (an expression problem's description) below its label, indented.
+  const auto add = [&](const std::string& name, const std::string* stored_value, const std::string* now_value) {
+    const auto one_line = [](const std::string* v) { return !v || v->find('\n') == std::string::npos; };
+    if (one_line(stored_value) && one_line(now_value)) {
+      if (!now_value)
+        diff += "\n  " + name + ": checkpoint " + *stored_value + ", this run does not set it";
+      else if (!stored_value)
+        diff += "\n  " + name + ": this run " + *now_value + ", the checkpoint does not set it";
+      else
+        diff += "\n  " + name + ": checkpoint " + *stored_value + ", this run " + *now_value;
+      return;
+    }
+    diff += "\n  " + name + ":";
+    for (const auto& [label, v] : {std::pair{"checkpoint", stored_value}, std::pair{"this run", now_value}}) {
+      diff += std::string("\n    ") + label + (v ? ":" : " does not set it");
+      for (std::size_t at = 0; v && at < v->size();) {  // each line (none after a final newline)
+        std::size_t nl = v->find('\n', at);
+        if (nl == std::string::npos) nl = v->size();
+        diff += "\n      " + v->substr(at, nl - at);
+        at = nl + 1;
+      }
+    }
+  };
   for (const auto& f : a) {
     const std::string* v = find(b, f.first);
-    if (!v) diff += "\n  " + f.first + ": checkpoint " + f.second + ", this run does not set it";
-    else if (*v != f.second) diff += "\n  " + f.first + ": checkpoint " + f.second + ", this run " + *v;
+    if (!v || *v != f.second) add(f.first, &f.second, v);
   }
   for (const auto& f : b)
-    if (!find(a, f.first)) diff += "\n  " + f.first + ": this run " + f.second + ", the checkpoint does not set it";
+    if (!find(a, f.first)) add(f.first, nullptr, &f.second);
   in.fail("is of another run; what differs:" + diff);
 }
 

@@ -62,6 +62,7 @@ class engine {
       : exec_(make_executor(problem, options, backend)) {
     n_ = options.population;
     children_ = options.population - detail::effective_elitism(options);  // N with plus survival and DE
+    repair_bound_ = detail::max_repair_evaluations(problem, options);
     best_genes_.resize(static_cast<std::size_t>(problem.dimension()));
     history_limit_ = static_cast<std::size_t>(options.generations) + 1;
     history_.reserve(std::min<std::size_t>(history_limit_, std::size_t(1) << 16));
@@ -106,8 +107,16 @@ class engine {
   /// Re-evaluates the current population in place (the evaluation-only workload of ga-bench). O(N·d).
   void evaluate_population() { exec_.evaluate(); }
 
-  /// Runs one generation: elites copied, fused offspring pass, summary, buffers swapped. No allocation.
-  void step() {
+  /**
+   * Runs one generation: elites copied, fused offspring pass, summary, buffers swapped. No allocation. With
+   * `repair` false the gradient repair is held off for this generation (solve does so where its worst case,
+   * `repair_bound()`, could pass stop.evaluations).
+   */
+  void step(bool repair = true) {
+    if (repair_bound_ > 0 && repair != repair_on_) {
+      exec_.allow_repair(repair);
+      repair_on_ = repair;
+    }
     ++generation_;
     if (dynamic_rule(rule_)) {
       const handler_state<fitness> h = handler_at(generation_);
@@ -271,6 +280,10 @@ class engine {
   view_type current() const { return exec_.current(); }
   int generation() const { return generation_; }
   std::uint64_t evaluations() const { return evaluations_; }
+  /// Evaluations a generation adds: its children (N with plus survival and DE, else N − elitism) ...
+  std::uint64_t children() const { return children_; }
+  /// ... and at most this many more by the gradient repair (detail::max_repair_evaluations; 0 without repair).
+  std::uint64_t repair_bound() const { return repair_bound_; }
   /// Host threads of the passes (0 when the work runs on a GPU).
   int threads() const { return exec_.concurrency(); }
   /// Best individual seen so far under the run's ranking (copied from the executor when it changed).
@@ -409,6 +422,8 @@ class engine {
   executor_type exec_;
   std::size_t n_ = 0;
   std::uint64_t children_ = 0;
+  std::uint64_t repair_bound_ = 0;  // detail::max_repair_evaluations
+  bool repair_on_ = true;           // whether the executor's repair is on (step's `repair`)
   mutable std::vector<gene> best_genes_;
   mutable bool best_dirty_ = false;
   std::vector<generation_stats> history_;

@@ -84,6 +84,28 @@ inline std::size_t effective_elitism(const ga_options& o) {
   return o.algorithm == algorithm_kind::de || o.survival.kind == survival_kind::plus ? 0 : o.elitism;
 }
 
+/**
+ * The most evaluations the gradient repair can add to one generation of a run of `o` on `p` (0 without repair):
+ * every child (GA) or trial (DE) repaired, each repair `iterations` evaluations of the constraints and their
+ * Jacobian (1 each with the problem's own Jacobian, 1 + d by finite differences: core/constraint_jacobian.hpp),
+ * plus DE's evaluation of the repaired trial. solve holds the repair off in a generation whose worst case could
+ * pass stop.evaluations, so the budget is never exceeded (the repair's count is known only after the generation).
+ */
+template <class Problem>
+std::uint64_t max_repair_evaluations(const Problem& p, const ga_options& o) {
+  if constexpr (!repairable_v<Problem>) {
+    (void)p, (void)o;
+    return 0;
+  } else {
+    const constraint_options::gradient_repair_options& r = o.constraints.gradient_repair;
+    if (!(r.rate > 0) || inequality_count(p) + equality_count(p) == 0) return 0;
+    const std::uint64_t jacobian = has_jacobian<Problem>::value ? 1 : 1 + static_cast<std::uint64_t>(p.dimension());
+    const std::uint64_t each =
+        static_cast<std::uint64_t>(r.iterations) * jacobian + (o.algorithm == algorithm_kind::de ? 1 : 0);
+    return (o.population - effective_elitism(o)) * each;
+  }
+}
+
 /// The resolved DE settings for a population of `o.population`.
 inline de_spec make_de_spec(const ga_options& o) {
   de_spec s;

@@ -93,6 +93,9 @@ constexpr const char* to_string(de_crossover c) {
   return c == de_crossover::exp ? "exp" : c == de_crossover::alternate ? "alternate" : "bin";
 }
 
+/// The smallest population differential evolution runs: rand/1/bin draws three individuals besides the target.
+inline constexpr std::size_t kDeMinPopulation = 4;
+
 /// Differential-evolution settings (`algorithm_kind::de`); only the fields of the chosen strategy are read.
 struct de_options {
   de_strategy strategy = de_strategy::shade;
@@ -110,9 +113,10 @@ struct stop_options {
   std::optional<int> stall_generations;   ///< stop after this many generations without improvement
   std::optional<double> time_limit_s;     ///< stop after this wall time (checked each generation)
   /// Budget in objective evaluations, >= population: the run never performs more. The generation
-  /// limit of each (re)start is cut to what the remaining budget pays for, so no generation overshoots
-  /// (with gradient repair, whose evaluations are known only after a generation, the last generation's
-  /// repair evaluations may pass it).
+  /// limit of each (re)start is cut to what the remaining budget pays for, so no generation overshoots.
+  /// The gradient repair's evaluations are known only after its generation: a generation whose repair could
+  /// pass the budget at its worst (detail::max_repair_evaluations) runs without the repair, so a run's last
+  /// few generations may (3 + 1 = 4 generations' worth of children with DE and exact Jacobians).
   std::optional<std::uint64_t> evaluations;
 };
 

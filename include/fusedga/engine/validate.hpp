@@ -162,7 +162,7 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
   detail::check_parameters<de_family>(o.de, population);
   if (o.algorithm == algorithm_kind::de) {
     // rand/1/bin draws three individuals besides the target; current-to-pbest/1 two
-    check_range(o.population >= 4, [&] {
+    check_range(o.population >= kDeMinPopulation, [&] {
       return "ga.population: differential evolution needs at least 4 individuals, got " + std::to_string(o.population);
     });
     check_range(o.survival.kind == survival_kind::generational,

@@ -26,6 +26,9 @@ struct source_text {
   /// The YAML layer fills it for folded, block and multi-line quoted scalars,
   /// whose bytes do not sit where counting from `where` would put them.
   std::vector<location> positions = {};
+  /// When not empty, where the text was given instead of the problem's file (`--set problem.objective=...`):
+  /// errors name it, and `where` counts from the text's first character (1:1), shown as `column C`.
+  std::string given_by = {};
 };
 
 /// A variable declaration from `problem.variables`.

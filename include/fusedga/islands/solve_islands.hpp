@@ -178,13 +178,14 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
   for (int i = 0; i < I; ++i) io[i] = island_options_for(options, i);
   std::vector<int> restarts(static_cast<std::size_t>(I), 0);
   std::vector<std::size_t> population(static_cast<std::size_t>(I));  // each island's current start's
-  std::uint64_t children = 0;
+  std::uint64_t children = 0, repair_bound = 0;  // per generation of the archipelago; repair: its worst case
   const auto size_islands = [&] {
-    children = 0;
+    children = repair_bound = 0;
     for (int i = 0; i < I; ++i) {
       const ga_options o = start_options(i, restarts[static_cast<std::size_t>(i)]);
       population[static_cast<std::size_t>(i)] = o.population;
       children += o.population - ::fusedga::detail::effective_elitism(o);
+      repair_bound += ::fusedga::detail::max_repair_evaluations(problem, o);
     }
   };
   size_islands();
@@ -664,7 +665,10 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
   if (migration_due && !stopped) receive_migrants(), restart_stalled(), migrated = true;
   while (!stopped && g < limit) {
     long long steps = std::min<long long>(M - g % M, limit - g);
-    if (options.stop.evaluations) {  // gradient repair's evaluations are known only afterwards: cut here
+    long long repaired = steps;  // the epoch's first steps run with the gradient repair, the rest without
+    if (options.stop.evaluations) {
+      // The repair's evaluations are known only after the epoch: its steps are cut to what the budget pays for,
+      // and as many of the first as the budget pays for with the repair's worst case repair.
       const std::uint64_t left = *options.stop.evaluations - std::min(evaluations, *options.stop.evaluations);
       steps = std::min<long long>(steps, static_cast<long long>(left / children));
       if (steps == 0) {
@@ -672,10 +676,12 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
         stopped = true;
         break;
       }
+      const std::uint64_t spare = left - static_cast<std::uint64_t>(steps) * children;
+      if (repair_bound > 0) repaired = std::min<long long>(steps, static_cast<long long>(spare / repair_bound));
     }
     each_island_apart([&](int k) {
       for (long long s = 0; s < steps; ++s) {
-        eng[static_cast<std::size_t>(k)]->step();
+        eng[static_cast<std::size_t>(k)]->step(s < repaired);
         rows[static_cast<std::size_t>(k)].push_back(row_of(k));
       }
     });

@@ -87,7 +87,7 @@ class cuda_executor {
   template <class Backend>
   cuda_executor(const Problem& problem, const kernel_params<Problem>& kp, const Bounds<gene>& bounds,
                 const Backend& backend)
-      : rt_(problem, backend), kp_(kp), n_(kp.population), elitism_(kp.elitism) {
+      : rt_(problem, backend), kp_(kp), n_(kp.population), elitism_(kp.elitism), repair_rate_(kp.gradient_repair.rate) {
     const int d = kp.dimension;
     constexpr bool separable = separable_objective_v<Problem>;
     const std::size_t m = static_cast<std::size_t>(inequality_count(kp.problem));
@@ -196,8 +196,9 @@ class cuda_executor {
     rt_.use_device();
     const int parity = cur_;
     // A dynamic constraint handler changes kp_ between generations, and a population-batch problem's host call
-    // sits between the kernels: launched directly, not from a captured graph.
-    if (dynamic_rule(kp_.rule) || population_batch)
+    // sits between the kernels: launched directly, not from a captured graph; so is a generation whose gradient
+    // repair is held off (allow_repair), as the graphs hold the run's rate.
+    if (dynamic_rule(kp_.rule) || population_batch || kp_.gradient_repair.rate != repair_rate_)
       enqueue_step(parity);
     else
       rt_.run_generation(parity, [&] { enqueue_step(parity); });
@@ -205,6 +206,9 @@ class cuda_executor {
     if (!plus()) cur_ = 1 - parity;  // plus survival keeps the survivors in the parents' buffer
     return read_summary();
   }
+
+  /// Holds the gradient repair off (false) or restores the run's rate (true) for the next generations.
+  void allow_repair(bool on) { kp_.gradient_repair.rate = on ? repair_rate_ : 0; }
 
   /// Dynamic constraint handlers: the handler's new parameters, the current population's keys recomputed with
   /// them on the device (the evaluation kernel's re-key mode) and its summary and elites afresh. Synchronizes.
@@ -641,6 +645,7 @@ class cuda_executor {
   Runtime rt_;  // first: selects the device and owns the stream the buffers below are used on
   kernel_params<Problem> kp_{};
   std::size_t n_ = 0, elitism_ = 0;
+  double repair_rate_ = 0;  // the run's gradient repair rate (allow_repair)
   population_type pop_[2];
   view_type views_[2]{};
   buffer<gene> lower_, upper_, best_genes_;
