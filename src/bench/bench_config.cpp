@@ -21,14 +21,6 @@ run_config builtin_bench_config(const problem_entry& entry) {
   return cfg;
 }
 
-namespace {
-std::vector<std::string> builtin_names() {
-  std::vector<std::string> names;
-  for (const auto& e : builtin_problems()) names.push_back(e.name);
-  return names;
-}
-}  // namespace
-
 run_config resolve_bench_config(const std::string& problem_or_config, const std::vector<std::string>& overrides) {
   if (const problem_entry* entry = find_problem(problem_or_config)) {
     if (overrides.empty()) return builtin_bench_config(*entry);
@@ -40,14 +32,16 @@ run_config resolve_bench_config(const std::string& problem_or_config, const std:
     cfg.source = "<builtin>";
     return cfg;
   }
-  if (!std::ifstream(problem_or_config).good())
+  if (!std::ifstream(problem_or_config).good()) {
+    const std::vector<std::string> names = builtin_problem_names();
     throw config_error("'" + problem_or_config +
                        "' is neither a built-in problem nor a readable config file; built-in problems: " +
-                       detail::join(builtin_names()) + detail::did_you_mean(problem_or_config, builtin_names()));
+                       detail::join(names) + detail::did_you_mean(problem_or_config, names));
+  }
   run_config cfg = load_config(problem_or_config, overrides);
   if (!cfg.problem.expression && !find_problem(cfg.problem.builtin))
     throw config_error(problem_or_config + ": unknown built-in problem '" + cfg.problem.builtin +
-                       "'. Built-in problems: " + detail::join(builtin_names()));
+                       "'. Built-in problems: " + detail::join(builtin_problem_names()));
   return cfg;
 }
 

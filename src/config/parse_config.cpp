@@ -88,12 +88,6 @@ choice_list<E> by_name(const std::vector<E>& kinds) {
 /// "integer genes" or "real genes", for messages.
 const char* gene_kind_text(bool real_genes) { return real_genes ? "real genes" : "integer genes"; }
 
-std::vector<std::string> problem_names() {
-  std::vector<std::string> names;
-  for (const auto& p : builtin_problems()) names.push_back(p.name);
-  return names;
-}
-
 /// `problem.params:` — defaults first, then the given values, each checked against its spec.
 void read_problem_params(const std::optional<located>& section, const problem_entry& entry,
                          std::map<std::string, double>& out) {
@@ -296,7 +290,7 @@ void read_expression_problem(const yaml_map& problem, problem_config& out) {
 /// expression problem. Returns the entry (for an expression problem, one with
 /// its name and real genes; the registry binds its hooks later).
 problem_entry read_problem(const std::optional<located>& section, const located& root, problem_config& out) {
-  const std::vector<std::string> names = problem_names();
+  const std::vector<std::string> names = builtin_problem_names();
   const std::string missing_builtin = "expected a map with builtin: NAME (NAME one of (" + detail::join(names) +
                                       ")) or an expression problem (variables:, objective:, ...)";
   if (!section) root.source().fail("problem", root.mark(), missing_builtin + ", got nothing");

@@ -135,15 +135,22 @@ std::string number_text(double v) {
 bool located::is_word(const char* word) const { return node_.IsScalar() && node_.Scalar() == word; }
 
 namespace {
+/// Where 0-based line `line` of `text` begins, or npos past its last line.
+std::size_t line_begin(const std::string& text, int line) {
+  std::size_t pos = 0;
+  for (int l = 0; l < line; ++l) {
+    pos = text.find('\n', pos);
+    if (pos == std::string::npos) return pos;
+    ++pos;
+  }
+  return pos;
+}
+
 /// True when the plain scalar `key` is not followed by ':' in `text` (a bare word yaml-cpp took as a null-valued key).
 bool bare_key(const YAML::Node& key, const std::string& text) {
   if (text.empty() || key.Mark().is_null() || key.Tag() != "?") return false;
-  std::size_t pos = 0;
-  for (int line = 0; line < key.Mark().line; ++line) {
-    pos = text.find('\n', pos);
-    if (pos == std::string::npos) return false;
-    ++pos;
-  }
+  std::size_t pos = line_begin(text, key.Mark().line);
+  if (pos == std::string::npos) return false;
   pos += static_cast<std::size_t>(key.Mark().column);
   if (text.compare(pos, key.Scalar().size(), key.Scalar()) != 0) return false;  // not where we expect: don't guess
   pos += key.Scalar().size();
@@ -366,15 +373,11 @@ YAML::Node load_document(const std::string& text, const config_source& source) {
   } catch (const YAML::Exception& e) {
     // yaml-cpp names a tab in the indentation as something else ("illegal map value"): say what it is.
     std::string hint;
-    if (!e.mark.is_null()) {
-      std::size_t begin = 0;
-      for (int l = 0; l < e.mark.line && begin != std::string::npos; ++l) begin = text.find('\n', begin) + 1;
-      if (begin != std::string::npos && begin <= text.size()) {
-        const std::size_t indent = text.find_first_not_of(" \t", begin);
-        if (text.find('\t', begin) < std::min(indent, text.size()))
-          hint =
-              " (line " + std::to_string(e.mark.line + 1) + " is indented with a tab; YAML indents with spaces only)";
-      }
+    const std::size_t begin = e.mark.is_null() ? std::string::npos : line_begin(text, e.mark.line);
+    if (begin != std::string::npos) {
+      const std::size_t indent = text.find_first_not_of(" \t", begin);
+      if (text.find('\t', begin) < std::min(indent, text.size()))
+        hint = " (line " + std::to_string(e.mark.line + 1) + " is indented with a tab; YAML indents with spaces only)";
     }
     source.fail("", e.mark, "invalid YAML: " + e.msg + hint);
   }

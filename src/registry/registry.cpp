@@ -23,6 +23,12 @@ const std::vector<problem_entry>& builtin_problems() {
   return entries;
 }
 
+std::vector<std::string> builtin_problem_names() {
+  std::vector<std::string> names;
+  for (const auto& e : builtin_problems()) names.push_back(e.name);
+  return names;
+}
+
 const problem_entry* find_problem(const std::string& name) {
   for (const auto& e : builtin_problems())
     if (e.name == name) return &e;

@@ -85,6 +85,9 @@ problem_entry entry_for(const run_config& cfg);
 /// All built-in problems, sorted by name.
 const std::vector<problem_entry>& builtin_problems();
 
+/// Their names, in the same order (for messages and "did you mean").
+std::vector<std::string> builtin_problem_names();
+
 /// The entry named `name`, or nullptr.
 const problem_entry* find_problem(const std::string& name);
 
