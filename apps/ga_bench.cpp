@@ -32,6 +32,7 @@
 #include <tbb/info.h>
 
 #include "app_main.hpp"
+#include "cli_validators.hpp"
 #include "mpi_world.hpp"
 #include "bench/bench_config.hpp"
 #include "bench/bench_cuda.hpp"
@@ -156,10 +157,11 @@ int run(int argc, char** argv, const fusedga::apps::mpi_world& world) {
           ->delimiter(',');
   app.add_option("--threads", threads, "TBB thread counts (default 1, 2, 4, ... up to all cores)")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber);
-  app.add_option("--repeats", repeats, "timed calls at least, after one warm-up call (default 5)")->check(CLI::PositiveNumber);
+      ->check(fusedga::apps::positive_number());
+  app.add_option("--repeats", repeats, "timed calls at least, after one warm-up call (default 5)")
+      ->check(fusedga::apps::positive_number());
   app.add_option("--min-time", min_time, "and until the timed calls add up to this many seconds (default 0.2)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(fusedga::apps::non_negative_number());
   app.add_option("--precision", precision, "double or float (default: the config's, double for a built-in name)")
       ->check(CLI::IsMember({"double", "float"}));
   app.add_option("--set", sets, "override a config value, key.path=value (repeatable)");
@@ -171,31 +173,33 @@ int run(int argc, char** argv, const fusedga::apps::mpi_world& world) {
   bool weak = false;
   app.add_option("--islands", island_counts, "--workloads islands: island counts I (default 1,4,16,64)")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber);
+      ->check(fusedga::apps::positive_number());
   app.add_flag("--weak", weak, "--workloads islands: weak scaling, --sizes and --islands per MPI rank");
   int epochs = 1;
   app.add_option("--epochs", epochs,
                  "--workloads islands: epochs E timed per pair of runs, a generation (T((E+1)M) - T(M)) / (E M) "
                  "(default 1: the second epoch; more reach the later, steadier state)")
-      ->check(CLI::PositiveNumber);
+      ->check(fusedga::apps::positive_number());
   app.add_option("--tiers", tiers_text, "object, unfused, fused (default all)")->delimiter(',');
-  app.add_option("--json", json_path, "also write the report as JSON to FILE (atomically)");
+  app.add_option("--json", json_path, "also write the report as JSON to FILE (atomically)")
+      ->check(fusedga::apps::file_path());
   app.add_option("--report", report_dir,
                  "write a report directory: report.md (environment, tables, what the numbers mean), results.csv, "
-                 "results.json and plots (PNG + SVG via gnuplot; a notice instead when gnuplot is missing)");
+                 "results.json and plots (PNG + SVG via gnuplot; a notice instead when gnuplot is missing)")
+      ->check(fusedga::apps::file_path());
   app.add_option("--compare", compare_paths,
                  "compare two saved runs (--json files or a report's results.json): per-row B/A ratio; no problem needed")
       ->expected(2);
   app.add_option("--baseline", baseline,
                  "expression problems: also time this built-in problem's generation, for the JIT/built-in ratio");
   app.add_option("--stream-mib", stream_mib, "MiB per array of the copy-bandwidth probe (default max(256, 4 x LLC))")
-      ->check(CLI::PositiveNumber);
+      ->check(fusedga::apps::positive_number());
   app.add_flag("--quiet,-q", quiet, "no progress lines on stderr");
   app.add_option("--quality", quality_suite_path,
                  "solution-quality benchmark: run every problem x method x seed of this suite file (e.g. "
                  "configs/quality/suite.yaml) with the pagmo and pymoo peers; see docs/quality.md");
   app.add_option("--seeds", quality.seeds, "--quality: seeds per problem and method, 1..N (default 25)")
-      ->check(CLI::PositiveNumber);
+      ->check(fusedga::apps::positive_number());
   std::string budget_text;
   app.add_option("--budget", budget_text,
                  "--quality: evaluations per run (default 500000), or cec2020: by dimension as the CEC 2020 real-world "
@@ -209,7 +213,7 @@ int run(int argc, char** argv, const fusedga::apps::mpi_world& world) {
   app.add_option("--peer-jobs", quality.peer_jobs,
                  "--quality: pymoo runs in this many parallel processes (default 1; more is faster on many cores, but "
                  "each run's wall time then shares the machine)")
-      ->check(CLI::PositiveNumber);
+      ->check(fusedga::apps::positive_number());
   app.add_flag("--stop-at-target", quality.stop_at_target,
                "--quality: FusedGA runs stop once within half the success threshold of f* (success and time to "
                "target unchanged; much faster where most runs succeed)");
@@ -285,7 +289,8 @@ int run(int argc, char** argv, const fusedga::apps::mpi_world& world) {
       throw;
     }
     std::filesystem::remove_all(quality.work_dir);
-    std::cout << fusedga::quality_summary_table(results) << std::flush;
+    std::cout << "success rate (feasible rate), per problem and method:\n\n"
+              << fusedga::quality_summary_table(results) << std::flush;
     for (const auto& n : results.notes) std::cout << "note: " << n << "\n";
     if (!report_dir.empty()) {
       fusedga::report_options options;

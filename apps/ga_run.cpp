@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app_main.hpp"
+#include "cli_validators.hpp"
 #include "mpi_world.hpp"
 #include "fusedga/config/explain_islands.hpp"
 #include "fusedga/config/registry.hpp"
@@ -154,8 +155,13 @@ void print_summary(const fusedga::Result& r, const fusedga::run_info& info) {
   fmt::print("feasible     {}\n", r.feasible ? "yes" : "no");
   if (r.not_a_number != 0) fmt::print("NaN          {} individuals (ranked worst)\n", r.not_a_number);
   constexpr std::size_t shown = 20;
-  for (std::size_t j = 0; j < r.best_genes.size() && j < shown; ++j)
-    fmt::print("  {} = {:.10g}\n", r.variable_names[j], r.best_genes[j]);
+  for (std::size_t j = 0; j < r.best_genes.size() && j < shown; ++j) {
+    const bool integer = j < r.integer_variables.size() && r.integer_variables[j] && std::isfinite(r.best_genes[j]);
+    if (integer)
+      fmt::print("  {} = {}\n", r.variable_names[j], static_cast<std::int64_t>(r.best_genes[j]));
+    else
+      fmt::print("  {} = {:.10g}\n", r.variable_names[j], r.best_genes[j]);
+  }
   if (r.best_genes.size() > shown)
     fmt::print("  ... ({} more genes; write them with --out)\n", r.best_genes.size() - shown);
 }
@@ -272,6 +278,44 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
   }
 }
 
+/// Whether paths `a` and `b` name one file: compared as weakly_canonical paths (symbolic links and `.`/`..`
+/// resolved), or as spelled where the file system cannot say.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec1, ec2;
+  const auto x = std::filesystem::weakly_canonical(a, ec1);
+  const auto y = std::filesystem::weakly_canonical(b, ec2);
+  return ec1 || ec2 ? a == b : x == y;
+}
+
+/// Throws config_error when one file would be written twice (the second write would replace the first) or an
+/// output would replace an input: the result, the history and the checkpoint must be three files, none of them
+/// the config; the result and the history must not be the checkpoint resumed from, which the checkpoint itself
+/// may be (a resumed run goes on writing its own checkpoint).
+void check_distinct_files(const fusedga::output_config& output, const std::string& checkpoint,
+                          const std::string& config, const std::string& resumed) {
+  struct named {
+    std::string what, path;
+    bool checkpoint;
+  };
+  std::vector<named> outputs;
+  if (output.result) outputs.push_back({"the result (--out / output.result)", *output.result, false});
+  if (output.history) outputs.push_back({"the history (--history / output.history)", *output.history, false});
+  if (!checkpoint.empty()) outputs.push_back({"the checkpoint (--checkpoint)", checkpoint, true});
+  for (std::size_t a = 0; a < outputs.size(); ++a)
+    for (std::size_t b = a + 1; b < outputs.size(); ++b)
+      if (same_file(outputs[a].path, outputs[b].path))
+        throw fusedga::config_error(outputs[a].what + " and " + outputs[b].what + " name the same file " +
+                                    outputs[a].path + "; give each its own");
+  for (const named& o : outputs) {
+    if (!config.empty() && same_file(o.path, config))
+      throw fusedga::config_error(o.what + " names the config " + config +
+                                  ", which it would replace; give another file");
+    if (!resumed.empty() && !o.checkpoint && same_file(o.path, resumed))
+      throw fusedga::config_error(o.what + " names the checkpoint resumed from, " + resumed +
+                                  ", which it would replace; give another file");
+  }
+}
+
 int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
   CLI::App app{"ga-run: solve a problem with FusedGA's fused genetic algorithm"};
   std::string config_path;
@@ -284,10 +328,7 @@ int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
   for (const fusedga::operator_family* f : fusedga::operator_families)
     operators_footer += fmt::format("\n  {:24} {}", f->section, fusedga::operator_names(*f));
   app.footer(operators_footer);
-  // An empty path would read as "not given" (the embedded default, no output written): refused instead.
-  const CLI::Validator file_path(
-      [](std::string& s) { return s.empty() ? std::string("expected a file path, got an empty one") : std::string(); },
-      "PATH");
+  const CLI::Validator file_path = fusedga::apps::file_path();
   app.add_option("config", config_path, "YAML config (default: the embedded seed example 2)")->check(file_path);
   app.add_option("--backend", backend, "serial | tbb | cuda | auto (overrides the config)")
       ->check(CLI::IsMember({"serial", "tbb", "cuda", "auto"}));
@@ -312,9 +353,9 @@ int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
                  "--checkpoint-every-s seconds (default 60 s), on Ctrl-C/SIGTERM, and at the end")
       ->check(file_path);
   app.add_option("--checkpoint-every", every_generations, "with --checkpoint: every N generations")
-      ->check(CLI::PositiveNumber);
+      ->check(fusedga::apps::positive_number());
   app.add_option("--checkpoint-every-s", every_seconds, "with --checkpoint: every S seconds of wall time")
-      ->check(CLI::PositiveNumber);
+      ->check(fusedga::apps::positive_number());
   app.add_option("--resume", resume_path,
                  "continue the run of this checkpoint (its config, outputs and checkpoint file unless given anew); "
                  "ends bitwise as the run uninterrupted would have")
@@ -378,20 +419,7 @@ int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
   }
   if (!out_path.empty()) cfg.output.result = out_path;
   if (!history_path.empty()) cfg.output.history = history_path;
-  // One file cannot hold both: the second write would silently replace the first.
-  if (cfg.output.result && cfg.output.history) {
-    std::error_code ec1, ec2;
-    const auto a = std::filesystem::weakly_canonical(*cfg.output.result, ec1);
-    const auto b = std::filesystem::weakly_canonical(*cfg.output.history, ec2);
-    if (ec1 || ec2 ? *cfg.output.result == *cfg.output.history : a == b)
-      throw fusedga::config_error("the result (--out / output.result) and the history (--history / output.history) "
-                                  "name the same file " + *cfg.output.result + "; give each its own");
-  }
-  if (!checkpoint_path.empty())
-    for (const auto& path : {cfg.output.result, cfg.output.history})
-      if (path && *path == checkpoint_path)
-        throw fusedga::config_error("--checkpoint " + checkpoint_path + " names the same file as an output; give "
-                                    "each its own");
+  check_distinct_files(cfg.output, checkpoint_path, config_path, resume_path);
   // Before the first generation: a run must not end by failing to write what it found.
   for (const auto& path : {cfg.output.result, cfg.output.history,
                            checkpoint_path.empty() ? std::optional<std::string>() : checkpoint_path}) {
@@ -427,8 +455,13 @@ int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
                                                                    message);
                                                       checkpoint_failed = true;
                                                     });
-    meta.out = out_path;
-    meta.history = history_path;
+    // --out and --history as absolute paths: a resume from another directory writes where this run would have.
+    const auto absolute = [](const std::string& path) {
+      std::error_code ec;
+      return path.empty() ? path : std::filesystem::absolute(path, ec).lexically_normal().string();
+    };
+    meta.out = absolute(out_path);
+    meta.history = absolute(history_path);
     meta.every_generations = hooks.checkpoint.every_generations;
     meta.every_seconds = hooks.checkpoint.every_seconds;
     hooks.checkpoint.metadata = meta.dump();
@@ -494,11 +527,7 @@ int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
   if (write_failed || checkpoint_failed) return 1;  // each failure was printed above
   const bool wrote = cfg.output.result || cfg.output.history;
   if (!result.finite()) {  // the NaN policy (README, "NaN and infinity"): no usable best is a runtime error
-    const bool all_nan = std::isnan(result.objective) || std::isnan(result.violation);
-    fmt::print(stderr,
-               "ga-run: error: {} (best objective {}, violation {}; {} NaN individuals in generations 0 to {}){}\n",
-               all_nan ? "no individual had a finite objective and violation" : "the best individual is not finite",
-               plain_nan(result.objective), plain_nan(result.violation), result.not_a_number, result.generations,
+    fmt::print(stderr, "ga-run: error: {}{}\n", fusedga::unusable_result_text(result),
                wrote ? "; results written" : "");
     return 1;
   }

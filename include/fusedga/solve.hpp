@@ -173,7 +173,7 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
   for (int k = resumed.restart;; ++k) {
     const bool resuming = resume && k == resumed.restart;
     ga_options o = restart_options_for(options, k);
-    const std::uint64_t children = o.population - effective_elitism(o);  // per generation: N with plus and DE
+    const std::uint64_t children = children_per_generation(o);
     const int generation0 = resuming ? resumed.generation0 : st.generations;
     const std::uint64_t evaluations0 = resuming ? resumed.evaluations0 : st.evaluations;
     // This start's generation limit: what is left of the run's, cut to what the budget pays for.
@@ -288,6 +288,7 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
     }
   }
   r.variable_names = variable_names(problem);  // after the generations: not part of any row's time
+  r.integer_variables = integer_variables(problem);
   r.feasible = r.violation == 0 && r.finite();  // an infinite or NaN objective or gene is never feasible
   r.generations = st.generations;
   r.evaluations = st.evaluations;
@@ -318,7 +319,12 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
  * @throws config_error when options do not fit the problem (validate.hpp).
  * @throws config_error when the run does not fit in memory, checked before allocating (host memory:
  *         engine/memory_estimate.hpp; device memory on backend::cuda), naming what fits.
- * Exceptions thrown by `on_generation` and `checkpoint.write` propagate.
+ * Exceptions thrown by the problem's members, `on_generation` and `checkpoint.write` propagate as thrown (an
+ * island run's: solve_islands).
+ *
+ * Thread safety: each call owns its run; calls from several threads at once are safe (each on its own problem
+ * and options objects, or shared ones that no one modifies). On backend::tbb the problem's members run
+ * concurrently on worker threads (core/problem_traits.hpp).
  *
  * **Example**
  * @code
@@ -329,7 +335,11 @@ Result solve_run(const Problem& problem, const ga_options& options, const Backen
  */
 template <class Problem, class Backend = backend::tbb>
 Result solve(const Problem& problem, const ga_options& options, const Backend& backend = Backend{}) {
-  return detail::solve_run(problem, options, backend, nullptr, std::string());
+  check_problem<Problem>();
+  if constexpr (detail::has_problem_basics_v<Problem>)
+    return detail::solve_run(problem, options, backend, nullptr, std::string());
+  else
+    return Result{};  // not compiled into a program: check_problem failed above
 }
 
 /**
@@ -350,7 +360,11 @@ Result solve(const Problem& problem, const ga_options& options, const Backend& b
 template <class Problem, class Backend = backend::tbb>
 Result solve(const Problem& problem, const ga_options& options, const Backend& backend, std::istream& checkpoint,
              const std::string& source = "checkpoint") {
-  return detail::solve_run(problem, options, backend, &checkpoint, source);
+  check_problem<Problem>();
+  if constexpr (detail::has_problem_basics_v<Problem>)
+    return detail::solve_run(problem, options, backend, &checkpoint, source);
+  else
+    return Result{};  // not compiled into a program: check_problem failed above
 }
 
 }  // namespace fusedga

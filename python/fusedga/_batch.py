@@ -204,7 +204,7 @@ class BatchProblem:
     ConfigError
         Bad bounds (shape, non-finite, lower > upper, not integers with ``integer=True`` or on a marked gene),
         ``integer`` a sequence of other than d booleans, negative counts,
-        names not d strings, unknown sense
+        names not d distinct non-empty strings, unknown sense
         or array. At solve(): ``backend="cuda"`` with ``array="numpy"``,
         ``precision="float"``, or the gradient repair
         (``constraint_handling={"gradient_repair": {"rate": ...}}`` above 0: it needs per-individual

@@ -68,6 +68,7 @@ class Result:
         self.x: np.ndarray = fields["genes"]
         self.x.flags.writeable = False
         self.variables = tuple(fields["variables"])
+        self._integer = tuple(fields["integer_variables"])  # d marks: genes that take integer values only
         self.objective: float = fields["objective"]
         self.violation: float = fields["violation"]
         self.feasible: bool = fields["feasible"]
@@ -88,13 +89,17 @@ class Result:
 
     @property
     def genes(self) -> Dict[str, Union[float, int]]:
-        """``name -> value`` of the best individual's genes (Python floats, or ints for integer genes)."""
-        return dict(zip(self.variables, self.x.tolist()))
+        """``name -> value`` of the best individual's genes (Python floats, or ints for integer genes and
+        integer variables)."""
+        return dict(zip(self.variables, self._values()))
+
+    def _values(self) -> List[Union[float, int]]:
+        return [int(v) if integer and v == v else v for v, integer in zip(self.x.tolist(), self._integer)]
 
     def __getitem__(self, name: str) -> Union[float, int, np.ndarray]:
         """The gene named ``name``, or the elements of vector variable ``name`` as an ndarray. Raises KeyError."""
         if name in self.variables:
-            return self.x.tolist()[self.variables.index(name)]
+            return self._values()[self.variables.index(name)]
         elements = [i for i, v in enumerate(self.variables) if v.startswith(name + "[")]
         if elements:
             return self.x[elements]

@@ -131,7 +131,8 @@ def solve(
     callback : callable, optional
         ``callback(stats: GenerationStats)`` after every generation (generation 0 = the initial population),
         with the GIL held. Returning ``False`` stops the run after that generation (stop reason
-        ``"interrupted"``); an exception stops it and is raised by solve().
+        ``"interrupted"``; an island run stops at the end of that migration epoch, as on Ctrl-C); an exception
+        stops it and is raised by solve().
     progress : bool
         Show a progress bar on stderr (tqdm when installed, else one line rewritten in place).
     checkpoint : str or os.PathLike

@@ -56,6 +56,7 @@ nb::dict result_to_python(const Result& r, const run_info& info, bool integer_ge
     d["genes"] = to_numpy(r.best_genes);
   }
   d["variables"] = r.variable_names;
+  d["integer_variables"] = std::vector<bool>(r.integer_variables.begin(), r.integer_variables.end());
   d["objective"] = r.objective;
   d["violation"] = r.violation;
   d["feasible"] = r.feasible;

@@ -65,6 +65,10 @@ nb::dict run_from_python(const run_config& parsed, nb::object callback, bool int
   std::vector<std::string> notices = hooks.notices();
   if (!notice.empty()) notices.insert(notices.begin(), notice);
   if (!checkpoint_failed.empty()) notices.push_back(checkpoint_failed);
+  if (const std::string unusable = unusable_result_text(r); !unusable.empty()) {  // ga-run's exit 1: here a warning
+    notices.push_back(unusable);
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, unusable.c_str(), 1) < 0) throw nb::python_error();  // -W error
+  }
   const run_info info{cfg.problem.builtin, to_string(cfg.backend), threads, to_string(cfg.precision), cfg.ga.seed};
   if (cfg.output.result) write_file_atomic(*cfg.output.result, result_json(r, info));
   if (cfg.output.history) write_file_atomic(*cfg.output.history, history_csv(r));

@@ -187,6 +187,8 @@ def test_bad_arguments():
         fusedga.BatchProblem(disk, [(0, 1)], sense="max")
     with pytest.raises(fusedga.ConfigError, match="variable_names"):
         fusedga.BatchProblem(disk, [(0, 1)], names=["a", "b"])
+    with pytest.raises(fusedga.ConfigError, match=r"variable_names\[1\]: 'a' names gene 0 already"):
+        fusedga.BatchProblem(disk, [(0, 1), (0, 1)], names=["a", "a"])
     with pytest.raises(fusedga.ConfigError, match="array"):
         fusedga.BatchProblem(disk, [(0, 1)], array="jax")
 
@@ -204,6 +206,15 @@ def test_a_wrong_return_names_fn_what_it_returned_and_what_was_expected(returned
     p = fusedga.BatchProblem(returned, [(0, 1), (0, 1)], n_ineq=1)
     with pytest.raises(error, match=r"BatchProblem\(fn=.*lambda.*\): " + match):
         fusedga.solve(p, population=10, generations=2, seed=1)
+
+
+def test_a_run_where_no_individual_is_finite_warns_and_says_so_in_its_notices():
+    p = fusedga.BatchProblem(lambda X: np.full(len(X), np.nan), [(0, 1)])
+    with pytest.warns(RuntimeWarning, match="no individual had a finite objective and violation"):
+        r = fusedga.solve(p, population=10, generations=3, seed=1)
+    assert not r.feasible and r.not_a_number == 40
+    assert r.notices[-1].startswith("no individual had a finite objective and violation (best objective nan, ")
+    assert r.notices[-1].endswith("; 40 NaN individuals in generations 0 to 3)")
 
 
 def test_an_exception_in_fn_propagates_unchanged():

@@ -57,6 +57,8 @@ def test_integer_variables_come_back_as_integers_at_the_lattice_optimum():
                            objective="(n - 2.4)^2 + (m[0] + 1.6)^2 + (r - 0.3)^2")
     r = fusedga.solve(e, population=100, generations=200, seed=4, backend="tbb")
     assert r["n"] == 2.0 and r["m"] == pytest.approx([-2.0], abs=0)
+    # ... as Python ints by name, as in ga-run's result JSON; the real variable stays a float
+    assert type(r["n"]) is int and type(r.genes["m[0]"]) is int and type(r.genes["r"]) is float
     assert r.objective == pytest.approx(0.16 + 0.16, abs=1e-9)
     with pytest.raises(fusedga.ConfigError, match="integer variable 'n' has bounds"):
         fusedga.solve(fusedga.Expression(variables={"n": {"bounds": (0.2, 0.8), "integer": True}}, objective="n"),

@@ -140,6 +140,22 @@ quality_results run_quality(const quality_suite& suite, const quality_options& o
         "and time to target are as with the whole budget, the final errors of successful runs are capped there. "
         "Peers ran their whole budget.");
 
+  // Every method's budget is checked before anything runs: one below a method's initial population would stop the
+  // suite part-way, the runs before it lost.
+  for (const quality_problem& q : problems) {
+    const run_config base = load_config(q.config);
+    if (!base.problem.expression) continue;  // the loop below says what is wrong
+    const std::uint64_t budget = o.budget.for_dimension(base.problem.expression->dimension());
+    for (const quality_method& m : methods) {
+      const std::size_t population = load_config(q.config, m.overrides).ga.population;
+      if (budget < population)
+        throw config_error(
+            fmt::format("--budget: {} evaluations for {} do not pay for method {}'s initial population "
+                        "of {}; give at least {}, or leave {} out (--methods)",
+                        budget, q.id, m.name, population, population, m.name));
+    }
+  }
+
   for (const quality_problem& q : problems) {
     const run_config base = load_config(q.config);
     if (!base.problem.expression)
@@ -183,7 +199,7 @@ quality_results run_quality(const quality_suite& suite, const quality_options& o
         res.runs.push_back(assess_run(q.id, m.name, static_cast<std::uint64_t>(seed), samples, q.best_known,
                                       info.maximize, suite.tolerance, r.evaluations, r.wall_time_s));
       }
-      say(fmt::format("{} {}: {} seeds done", q.id, m.name, o.seeds));
+      say(fmt::format("{} {}: {} seed{} done", q.id, m.name, o.seeds, o.seeds == 1 ? "" : "s"));
     }
     for (const std::string& m : pagmo_run) {
       for (int seed = 1; seed <= o.seeds; ++seed) {
@@ -192,7 +208,7 @@ quality_results run_quality(const quality_suite& suite, const quality_options& o
         res.runs.push_back(assess_run(q.id, m, static_cast<std::uint64_t>(seed), t.samples, q.best_known,
                                       info.maximize, suite.tolerance, t.evaluations, t.wall_s));
       }
-      say(fmt::format("{} {}: {} seeds done", q.id, m, o.seeds));
+      say(fmt::format("{} {}: {} seed{} done", q.id, m, o.seeds, o.seeds == 1 ? "" : "s"));
     }
     if (pymoo_ok) {
       std::string failure;
@@ -202,7 +218,7 @@ quality_results run_quality(const quality_suite& suite, const quality_options& o
         pymoo_ok = false;
       } else {
         res.runs.insert(res.runs.end(), runs.begin(), runs.end());
-        say(fmt::format("{} pymoo: {} runs done", q.id, runs.size()));
+        say(fmt::format("{} pymoo: {} run{} done", q.id, runs.size(), runs.size() == 1 ? "" : "s"));
       }
     }
   }

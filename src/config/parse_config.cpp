@@ -306,6 +306,8 @@ problem_entry read_problem(const std::optional<located>& section, const located&
     problem_entry entry;
     entry.name = out.builtin;
     entry.constrained = !out.expression->constraints.empty();
+    const std::vector<std::uint8_t> marks = out.expression->integer_marks();
+    entry.integer_variables = std::find(marks.begin(), marks.end(), 1) != marks.end();
     entry.dimension = [d = out.expression->dimension()](const auto&) { return d; };
     return entry;
   }
@@ -537,7 +539,9 @@ void resolve_auto_algorithm(const problem_entry& problem, const ga_given& given,
     return;
   }
   out.algorithm = algorithm_kind::de;  // ga.de's own defaults: SHADE
-  choice.reason = "auto: real genes, no GA operator set; the best measured on docs/quality.md's suite";
+  choice.reason = std::string("auto: real genes") +
+                  (problem.integer_variables ? " (its integer variables are real genes kept integral)" : "") +
+                  ", no GA operator set; the best measured on docs/quality.md's suite";
   if (!given.restarts) {  // with islands too: each island restarts on its own (docs/islands.md, measured)
     out.restarts.stall_generations = auto_restart_stall;
     out.restarts.population_growth = auto_restart_growth;
@@ -939,6 +943,8 @@ run_config parse_batch_config(const batch_spec& spec, const std::string& text, c
   entry.description = "batch problem given in code";
   entry.constrained = spec.inequality_count + spec.equality_count > 0;
   entry.integer_genes = spec.integer_genes;
+  entry.integer_variables =
+      std::find(spec.integer_variables.begin(), spec.integer_variables.end(), 1) != spec.integer_variables.end();
   entry.population_evaluated = true;
   entry.dimension = [d = spec.dimension](const auto&) { return static_cast<int>(d); };
   run_config cfg = parse_any(text, source, overrides, &entry);

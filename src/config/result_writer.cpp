@@ -1,6 +1,9 @@
 #include "fusedga/config/result_writer.hpp"
 
 #include <fmt/format.h>
+
+#include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 namespace fusedga {
@@ -14,7 +17,11 @@ std::string result_json(const Result& r, const run_info& info) {
   nlohmann::ordered_json genes = nlohmann::ordered_json::object();
   for (std::size_t j = 0; j < r.best_genes.size(); ++j) {
     const std::string name = j < r.variable_names.size() ? r.variable_names[j] : fmt::format("x[{}]", j);
-    genes[name] = r.best_genes[j];
+    const double g = r.best_genes[j];
+    if (j < r.integer_variables.size() && r.integer_variables[j] && std::isfinite(g))
+      genes[name] = static_cast<std::int64_t>(g);  // exact: integer genes are integers within ±2^51
+    else
+      genes[name] = g;
   }
   nlohmann::ordered_json j = {
       {"problem", info.problem},
@@ -60,6 +67,16 @@ std::string history_csv(const Result& r) {
   rows(r.history, islands ? ",all" : "");
   for (const island_result& x : r.islands) rows(x.history, "," + std::to_string(x.island));
   return out;
+}
+
+std::string unusable_result_text(const Result& r) {
+  if (r.finite()) return "";
+  const bool all_nan = std::isnan(r.objective) || std::isnan(r.violation);
+  const auto shown = [](double v) { return std::isnan(v) ? std::string("nan") : fmt::format("{}", v); };
+  return fmt::format(
+      "{} (best objective {}, violation {}; {} NaN individuals in generations 0 to {})",
+      all_nan ? "no individual had a finite objective and violation" : "the best individual is not finite",
+      shown(r.objective), shown(r.violation), r.not_a_number, r.generations);
 }
 
 }  // namespace fusedga

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "fusedga/core/error.hpp"
-#include "text/edit_distance.hpp"
+#include "text/closest_name.hpp"
 
 namespace fusedga::detail {
 
@@ -111,16 +111,7 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
 }
 
 std::string did_you_mean(const std::string& given, const std::vector<std::string>& choices) {
-  if (given.empty()) return "";
-  const std::string* best = nullptr;
-  std::size_t best_distance = 3;  // suggest only close matches
-  for (const auto& c : choices) {
-    const std::size_t d = text::edit_distance(given, c);
-    if (d < best_distance) {
-      best_distance = d;
-      best = &c;
-    }
-  }
+  const std::string* best = text::closest_name(given, choices);
   return best ? "; did you mean " + *best + "?" : "";
 }
 
@@ -222,7 +213,8 @@ std::string number_range::text() const {
   const char* noun = integer ? "an integer" : "a number";
   const bool has_lo = std::isfinite(lo);
   const bool has_hi = std::isfinite(hi) && !hi_implicit;
-  if (has_lo && has_hi) return fmt::format("{} in [{}, {}]", noun, number_text(lo), number_text(hi));
+  if (has_lo && has_hi)
+    return fmt::format("{} in {}{}, {}]", noun, lo_open ? "(" : "[", number_text(lo), number_text(hi));
   if (has_lo) return fmt::format("{} {} {}", noun, lo_open ? ">" : ">=", number_text(lo));
   if (has_hi) return fmt::format("{} <= {}", noun, number_text(hi));
   return integer ? "an integer" : "a finite number";

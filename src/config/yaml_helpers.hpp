@@ -58,7 +58,7 @@ std::string describe(const YAML::Node& node);
 /// `a, b, c`.
 std::string join(const std::vector<std::string>& items, const char* separator = ", ");
 
-/// `; did you mean X?` for the choice closest to `given` (edit distance <= 2), or "".
+/// `; did you mean X?` for text::closest_name's choice, or "".
 std::string did_you_mean(const std::string& given, const std::vector<std::string>& choices);
 
 /// Formats a number without a trailing `.0` or exponent where it is an integer: 2, 0.5, 1e+20.

@@ -7,7 +7,7 @@
 #include <cstddef>
 
 #include "fusedga/core/error.hpp"
-#include "text/edit_distance.hpp"
+#include "text/closest_name.hpp"
 
 namespace fusedga::expr::parsing {
 
@@ -40,27 +40,7 @@ std::string quoted(std::string_view text) {
 }
 
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates) {
-  // Names are short; a long garbage token is not a typo of anything.
-  if (name.size() > 64) return "";
-  const auto lower = [](std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    return out;
-  };
-  for (const std::string& c : candidates)
-    if (lower(c) == lower(name)) return " (did you mean '" + c + "'?)";
-  // Any one-letter name is one edit from any other: only longer names get a
-  // suggestion, one edit away for short names and two for longer ones.
-  const std::size_t allowed = name.size() <= 1 ? 0 : name.size() <= 4 ? 1 : 2;
-  const std::string* best = nullptr;
-  std::size_t best_distance = allowed + 1;
-  for (const std::string& c : candidates) {
-    const std::size_t d = text::edit_distance(name, c);
-    if (d < best_distance) {
-      best = &c;
-      best_distance = d;
-    }
-  }
+  const std::string* best = text::closest_name(name, candidates);
   return best ? " (did you mean '" + *best + "'?)" : "";
 }
 

@@ -31,9 +31,7 @@ std::string position(const origin& from, location at);
 /// bytes as \xNN, so no user text reaches a terminal unescaped.
 std::string quoted(std::string_view text);
 
-/// " (did you mean 'x'?)" for the candidate that equals `name` but for case,
-/// else the first closest by edit distance when it is close enough to be a
-/// likely typo (1 edit for names of 2-4 characters, 2 for longer), else "".
+/// " (did you mean 'x'?)" for text::closest_name's candidate, else "".
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates);
 
 }  // namespace fusedga::expr::parsing

@@ -2,13 +2,14 @@
 // (registry/batch_problem.hpp), one instantiation per sense (a compile-time part of the problem concept, as for
 // expression problems) and gene type (double, or int32 for integer genes), solved on the CPU backends, or with
 // the spec's device evaluator on the CUDA backend (src/cuda/batch.cu).
-#include "fusedga/config/batch_entry.hpp"
-
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <type_traits>
+#include <unordered_map>
 
+#include "fusedga/config/batch_entry.hpp"
 #include "fusedga/core/bounds.hpp"
 #include "fusedga/core/error.hpp"
 #include "registry/batch_problem.hpp"
@@ -103,6 +104,15 @@ void validate_batch_spec(const batch_spec& spec) {
   if (!spec.variable_names.empty() && spec.variable_names.size() != static_cast<std::size_t>(d))
     fail("variable_names: expected none (x[0], x[1], ...) or " + std::to_string(d) + " names (dimension), got " +
          std::to_string(spec.variable_names.size()));
+  std::unordered_map<std::string_view, std::size_t> named;  // a result maps names to genes: one each
+  for (std::size_t j = 0; j < spec.variable_names.size(); ++j) {
+    const std::string& name = spec.variable_names[j];
+    if (name.empty()) fail("variable_names[" + std::to_string(j) + "]: expected a name, got an empty one");
+    const auto [at, added] = named.emplace(name, j);
+    if (!added)
+      fail("variable_names[" + std::to_string(j) + "]: '" + name + "' names gene " + std::to_string(at->second) +
+           " already; expected d distinct names");
+  }
   if (spec.inequality_count < 0)
     fail("inequality_count: expected an integer >= 0, got " + std::to_string(spec.inequality_count));
   if (spec.equality_count < 0)

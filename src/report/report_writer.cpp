@@ -57,10 +57,13 @@ void check_report_dir(const std::string& dir) {
   const fs::path parent = target.parent_path();
   if (!fs::is_directory(parent, ec))
     throw config_error("--report " + dir + ": directory " + parent.string() + " does not exist (create it first)");
-  if (::access(parent.c_str(), W_OK) != 0)
-    throw config_error("--report " + dir + ": directory " + parent.string() + " is not writable");
   if (fs::exists(target, ec) && ::access(target.c_str(), W_OK) != 0)
     throw config_error("--report " + dir + ": directory is not writable");
+  try {  // the staging directory the report is written into, made and removed: access() says yes to root everywhere
+    const staged_directory probe(target);
+  } catch (const error& e) {
+    throw config_error("--report " + dir + ": " + e.what() + " (checked before measuring)");
+  }
 }
 
 report_outcome write_report_dir(const bench_report& report, const std::string& dir, const report_options& options) {

@@ -61,6 +61,41 @@ TEST_CASE("ga-run --out and --history write the result JSON and the history CSV"
     CHECK(e.path().filename().string().find(".tmp.") == std::string::npos);
 }
 
+TEST_CASE("ga-run writes integer variables as integers, on stdout and in the result JSON", "[ga-run]") {
+  scratch_dir dir;
+  dir.write("mixed.yaml",
+            "problem:\n"
+            "  objective: (n - 3.4)^2 + (y - 0.25)^2 + (big - 123456789012.6)^2 * 0.01\n"
+            "  variables:\n"
+            "    n: {bounds: [0, 10], integer: true}\n"
+            "    y: [-1, 1]\n"
+            "    big: {bounds: [123456789000, 123456789100], integer: true}\n"
+            "ga: {population: 40, generations: 300, seed: 1}\n");
+  const outcome r = ga_run(dir, (dir / "mixed.yaml").string() + " --out " + (dir / "r.json").string());
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("  n = 3\n"));
+  CHECK_THAT(r.out, Catch::Contains("  big = 123456789013\n"));  // every digit, where %.10g would round
+  const auto genes = nlohmann::json::parse(slurp(dir / "r.json"))["best"]["genes"];
+  CHECK(genes["n"].is_number_integer());
+  CHECK(genes["n"].get<long long>() == 3);
+  CHECK(genes["big"].get<long long>() == 123456789013LL);
+  CHECK(genes["y"].is_number_float());
+  CHECK(genes["y"].get<double>() == Approx(0.25).margin(1e-6));
+}
+
+TEST_CASE("ga-run --resume from another directory writes --out where the first run wrote it", "[ga-run]") {
+  scratch_dir dir;
+  dir.write("t.yaml", "problem: {builtin: seed/constrained-quadratic}\nga: {generations: 5}\n");
+  fs::create_directory(dir / "elsewhere");
+  const std::string in_dir = "cd " + dir.path.string() + " && ";
+  REQUIRE(ga_run(dir, "t.yaml -q --checkpoint c.ckpt --out r.json", in_dir).exit_code == 0);
+  REQUIRE(nlohmann::json::parse(slurp(dir / "r.json"))["generations"] == 5);
+  const outcome r = ga_run(dir, "-q --resume ../c.ckpt --set ga.generations=8", in_dir + "cd elsewhere && ");
+  REQUIRE(r.exit_code == 0);
+  CHECK(nlohmann::json::parse(slurp(dir / "r.json"))["generations"] == 8);
+  CHECK_FALSE(fs::exists(dir / "elsewhere" / "r.json"));
+}
+
 TEST_CASE("ga-run config errors exit 2 with file:line:col and leave outputs untouched", "[ga-run]") {
   scratch_dir dir;
   dir.write("bad.yaml", "problem:\n  builtin: seed/constrained-quadratic\nga:\n  population: 1\n");

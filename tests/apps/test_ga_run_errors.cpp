@@ -143,6 +143,36 @@ TEST_CASE("ga-run: output paths that are booleans or numbers, or one file for bo
   CHECK_FALSE(fs::exists(dir / "x"));
 }
 
+TEST_CASE("ga-run: an output that would replace the config, the resumed checkpoint or another output is an error",
+          "[ga-run][output]") {
+  scratch_dir dir;
+  const std::string config = "problem: {builtin: seed/constrained-quadratic}\nga: {generations: 5}\n";
+  dir.write("t.yaml", config);
+  const std::string t = (dir / "t.yaml").string();
+  for (const char* flag : {"--out", "--history", "--checkpoint"}) {
+    INFO(flag);
+    const outcome r = ga_run(dir, t + " -q " + std::string(flag) + " " + dir.path.string() + "/./t.yaml");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("names the config " + t + ", which it would replace"));
+    CHECK(slurp(dir / "t.yaml") == config);
+  }
+  const outcome both = ga_run(
+      dir, t + " -q --checkpoint " + (dir / "g.ckpt").string() + " --out " + dir.path.string() + "/sub/../g.ckpt");
+  CHECK(both.exit_code == 2);
+  CHECK_THAT(both.err, Catch::Contains("the result (--out / output.result) and the checkpoint (--checkpoint) name "
+                                       "the same file"));
+  CHECK_FALSE(fs::exists(dir / "g.ckpt"));
+  // Resumed: the checkpoint may go on in its own file; the result may not replace it.
+  REQUIRE(ga_run(dir, t + " -q --checkpoint " + (dir / "c.ckpt").string()).exit_code == 0);
+  const std::string saved = slurp(dir / "c.ckpt");
+  const outcome resumed = ga_run(dir, "-q --resume " + (dir / "c.ckpt").string() + " --checkpoint " +
+                                          (dir / "d.ckpt").string() + " --out " + (dir / "c.ckpt").string());
+  CHECK(resumed.exit_code == 2);
+  CHECK_THAT(resumed.err, Catch::Contains("names the checkpoint resumed from"));
+  CHECK(slurp(dir / "c.ckpt") == saved);
+  CHECK(ga_run(dir, "-q --resume " + (dir / "c.ckpt").string() + " --set ga.generations=8").exit_code == 0);
+}
+
 TEST_CASE("ga-run: temporaries left by a killed writer are removed, a live one's kept", "[ga-run][output]") {
   scratch_dir dir;
   // pid 999999999 is beyond Linux's pid_max (2^22): no such process

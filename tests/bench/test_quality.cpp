@@ -380,6 +380,28 @@ TEST_CASE("quality bench: a tiny --quality run writes a complete report") {
   }
 }
 
+TEST_CASE("quality bench: a budget below any method's initial population is refused before anything runs") {
+  temp_dir t;
+  t.write("m.yaml",
+          "methods:\n  small: {ga.algorithm: de, ga.population: 40}\n"
+          "  big: {ga.algorithm: ga, ga.population: 400}\n");
+  t.write("sphere.yaml",
+          "problem: {name: sphere, variables: {x: {size: 3, bounds: [-5, 5]}}, "
+          "objective: \"sum(i=0:2, x[i]^2)\"}\n");
+  const quality_suite s = load_quality_suite(
+      t.write("s.yaml", "methods: m.yaml\nproblems: [{config: sphere.yaml, best_known: 0, source: s}]\n"));
+  quality_options o;
+  o.budget.fixed = 300;
+  o.seeds = 1;
+  o.methods = {"small", "big"};
+  std::vector<std::string> said;
+  const auto progress = [&](const std::string& line) { said.push_back(line); };
+  CHECK_THROWS_WITH(run_quality(s, o, progress),
+                    "--budget: 300 evaluations for sphere do not pay for method big's initial "
+                    "population of 400; give at least 400, or leave big out (--methods)");
+  CHECK(said.empty());  // small's runs were not started, then lost
+}
+
 TEST_CASE("quality bench: pagmo-cstrs-de on a problem without constraints runs its inner DE") {
   if (!pagmo_built()) return;  // nothing to check: the peers are not part of this ga-bench
   temp_dir t;

@@ -119,6 +119,10 @@ TEST_CASE("batch entry: spec errors name the field", "[config][batch][errors]") 
   s = disk_spec();
   s.variable_names = {"x"};
   fails_with(s, "variable_names: expected none (x[0], x[1], ...) or 2 names (dimension), got 1");
+  s.variable_names = {"x", "x"};  // one name for two genes: the result's genes would lose one
+  fails_with(s, "variable_names[1]: 'x' names gene 0 already; expected d distinct names");
+  s.variable_names = {"x", ""};
+  fails_with(s, "variable_names[1]: expected a name, got an empty one");
   s = disk_spec();
   s.inequality_count = -1;
   fails_with(s, "inequality_count: expected an integer >= 0, got -1");

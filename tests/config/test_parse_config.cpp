@@ -486,7 +486,9 @@ TEST_CASE("validate: each run option's message names it, its value and the range
           o.elitism = 0;
         }) == "ga.population: differential evolution needs at least 4 individuals, got 3");
   CHECK(message([](ga_options& o) { o.stop.time_limit_s = 0; }) ==
-        "stop.time_limit_s: expected a number of seconds > 0");
+        "stop.time_limit_s: expected a number of seconds > 0, got 0");
+  CHECK(message([](ga_options& o) { o.stop.target = std::numeric_limits<double>::quiet_NaN(); }) ==
+        "stop.target: expected a number, got NaN");
 }
 
 TEST_CASE("survival, algorithm and de sections", "[config][survival][de]") {
@@ -521,7 +523,9 @@ TEST_CASE("error: survival, algorithm and de combinations", "[config][errors][su
   CHECK(error_of(quadratic + "ga: {algorithm: de, de: {crossover: uniform}}\n") ==
         "run.yaml:2:37: ga.de.crossover: expected one of (bin, exp, alternate), got uniform");
   CHECK(error_of(quadratic + "ga: {algorithm: es}\n") ==
-        "run.yaml:2:17: ga.algorithm: expected one of (auto, ga, de), got es; did you mean ga?");
+        "run.yaml:2:17: ga.algorithm: expected one of (auto, ga, de), got es");  // 2 edits from ga: no guess
+  CHECK(error_of(quadratic + "ga: {algorithm: DE}\n") ==
+        "run.yaml:2:17: ga.algorithm: expected one of (auto, ga, de), got DE; did you mean de?");
   CHECK(error_of(quadratic + "ga: {algorithm: ga, de: {type: shade}}\n") ==
         "run.yaml:2:25: ga.de: differential evolution settings need ga.algorithm: de (the run is a GA)");
   CHECK(error_of(quadratic + "ga: {elitism: 2, de: {type: shade}}\n") ==
@@ -531,7 +535,7 @@ TEST_CASE("error: survival, algorithm and de combinations", "[config][errors][su
         "run.yaml:2:32: ga.crossover: does not apply to differential evolution (ga.algorithm: de uses ga.de and "
         "one-to-one survival)");
   CHECK(error_of(quadratic + "ga: {algorithm: de, de: {F: 3}}\n") ==
-        "run.yaml:2:29: ga.de.F: expected a number in [0, 2], got 3");  // the YAML reader's wording of (0, 2]
+        "run.yaml:2:29: ga.de.F: expected a number in (0, 2], got 3");
   CHECK(error_of("problem: {builtin: seed/gene-sum}\nga: {algorithm: de}\n") ==
         "run.yaml:2:17: ga.algorithm: expected ga or auto for the integer genes of seed/gene-sum (differential "
         "evolution needs real genes), got de");
@@ -559,6 +563,13 @@ TEST_CASE("ga.algorithm auto: DE with the measured defaults, else GA", "[config]
           "auto: real genes, no GA operator set; the best measured on docs/quality.md's suite");
     CHECK(c.choice.repair == "auto: the measured default");
   }
+  // Integer variables of an expression problem are real genes: DE still, and --explain says why.
+  const run_config lattice = parse_config(
+      "problem: {variables: {n: {bounds: [0, 9], integer: true}}, objective: (n - 3.4)^2}\n" + serial, "run.yaml");
+  CHECK(lattice.ga.algorithm == algorithm_kind::de);
+  CHECK(lattice.choice.reason ==
+        "auto: real genes (its integer variables are real genes kept integral), no GA "
+        "operator set; the best measured on docs/quality.md's suite");
   // The population is d between 50 and 100, and only where auto's DE runs without a population or islands given.
   const auto population_of = [&](const std::string& text) { return parse_config(text + serial, "run.yaml").ga.population; };
   const std::string rastrigin = "problem: {builtin: classic/rastrigin, params: {dimension: ";

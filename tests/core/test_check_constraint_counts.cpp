@@ -72,3 +72,38 @@ TEST_CASE("check_constraint_counts: a declared constraint never written is named
         "problem 'counted': inequalities(x, g) never wrote g[2] but inequality_count() is 3 (each "
         "constraint is assigned exactly once)");
 }
+
+namespace {
+/// Declares one inequality, but writes a second where x[0] > 0.5 only: never at the box's midpoint (0, 0).
+struct Branchy {
+  using gene_type = double;
+  int dimension() const { return 2; }
+  int inequality_count() const { return 1; }
+  fusedga::Bounds<double> bounds() const { return {{-1, -1}, {1, 1}}; }
+  template <class X>
+  double objective(const X& x) const {
+    return x[0] * x[0] + x[1] * x[1];
+  }
+  template <class X, class G>
+  void inequalities(const X& x, G& g) const {
+    g[0] = x[0] + x[1] - 1;
+    if (x[0] > 0.5) g[1] = 100;
+  }
+};
+}  // namespace
+
+TEST_CASE("check_constraint_counts: a write made only away from the midpoint is caught at a corner") {
+  CHECK_THROWS_WITH(
+      fusedga::check_constraint_counts(Branchy{}, "'branchy'"),
+      "problem 'branchy': inequalities(x, g) wrote g[1] but inequality_count() is 1 (valid indices 0..0)");
+}
+
+TEST_CASE("recording_sink: a write past the declared count lands in the spill, not past the buffer") {
+  double c[1] = {0}, spill = 0;
+  const fusedga::recording_sink<double> g{c, 1, &spill};
+  g[0] = 3;
+  g[1] = 100;  // before: c[1], one past the buffer (AddressSanitizer: heap-buffer-overflow in the gradient repair)
+  g[-1] = 7;
+  CHECK(c[0] == 3);
+  CHECK(spill == 7);
+}

@@ -32,6 +32,15 @@ TEMPLATE_TEST_CASE("feasibility rules: feasible < infeasible, objective then vio
   const TestType nan = std::numeric_limits<TestType>::quiet_NaN();
   CHECK(key(1e30f, 1e30f) < key(nan, 0));
   CHECK(key(0, 1e30f) < key(0, nan));
+  // An objective infinitely good in its sense (log(0) somewhere in the box) is worst too: it would beat every
+  // finite individual and leave the run without a usable best. Infinitely bad ones simply rank last.
+  const TestType inf = std::numeric_limits<TestType>::infinity();
+  CHECK(key(-inf, 0) == ~fusedga::rank_key_t<TestType>(0));
+  CHECK(key(inf, 0, Sense::maximize) == ~fusedga::rank_key_t<TestType>(0));
+  CHECK(key(1e30f, 1e30f) < key(-inf, 0));
+  CHECK(key(1e30f, 0) < key(inf, 0));
+  CHECK(key(inf, 0) < key(0, 1));  // feasible still beats infeasible
+  CHECK(key(-inf, 0, Sense::maximize) < key(-inf, 0));
 }
 
 TEST_CASE("penalty: objective + weight * violation, no feasibility flag", "[rank_key]") {

@@ -46,15 +46,16 @@ struct as_batch {
     const std::size_t d = static_cast<std::size_t>(dimension());
     const std::size_t m = static_cast<std::size_t>(inequality_count());
     const std::size_t p = static_cast<std::size_t>(equality_count());
+    fitness_type spill = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const fusedga::gene_view<gene_type, 1> x{genes + i * d};
       objective[i] = static_cast<fitness_type>(inner.objective(x));
       if constexpr (fusedga::detail::has_inequalities<Inner>::value) {
-        fusedga::recording_sink<fitness_type> sink{g + i * m};
+        fusedga::recording_sink<fitness_type> sink{g + i * m, static_cast<int>(m), &spill};
         inner.inequalities(x, sink);
       }
       if constexpr (fusedga::detail::has_equalities<Inner>::value) {
-        fusedga::recording_sink<fitness_type> sink{h + i * p};
+        fusedga::recording_sink<fitness_type> sink{h + i * p, static_cast<int>(p), &spill};
         inner.equalities(x, sink);
       }
     }

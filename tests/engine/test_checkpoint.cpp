@@ -127,7 +127,10 @@ TEST_CASE("checkpoint: another run's checkpoint is refused naming what differs",
   REQUIRE_THROWS_WITH(resume(CQ{}, de, backend::serial{}, ck), Catch::Contains("ga.algorithm: checkpoint ga, this run de"));
   REQUIRE_THROWS_WITH(resume(problems::ConstrainedQuadratic<float>{}, o, backend::serial{}, ck),
                       Catch::Contains("fitness: checkpoint double, this run float"));
-  REQUIRE_THROWS_WITH(resume(problems::Rastrigin<double>{}, o, backend::serial{}, ck), Catch::Contains("problem type"));
+  REQUIRE_THROWS_WITH(
+      resume(problems::Rastrigin<double>{}, o, backend::serial{}, ck),
+      Catch::Contains("problem type: checkpoint fusedga::problems::ConstrainedQuadratic<double>, this run "
+                      "fusedga::problems::Rastrigin<double>"));
   // What does not shape the trajectory may change: the limit, stop rules, checkpoint settings.
   ga_options other = o;
   other.generations = 25;

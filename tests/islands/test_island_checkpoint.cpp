@@ -2,6 +2,7 @@
 // its checkpoints — periodic, after an interrupt, or finished and continued further — ends bitwise as the run
 // uninterrupted, on another backend and thread layout too; a checkpoint of other island settings is refused
 // naming what differs. Across MPI ranks (R ranks written, R' resumed): tests/mpi. Issue 18.
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <fusedga/fusedga.hpp>
@@ -138,6 +139,27 @@ TEST_CASE("islands checkpoint: a finished run resumed with a higher generation l
   require_same_islands(resume(p, o, backend::serial{}, ck[0]), solve(p, o, backend::serial{}));
 }
 
+TEST_CASE("islands checkpoint: a finished run with restarts, resumed with a higher limit, restarts as the longer run",
+          "[islands][checkpoint]") {
+  ga_options o;  // a GA under Deb's rules, as above; islands of 40 on CQ stall often
+  o.population = 160;
+  o.generations = 23;
+  o.elitism = 2;
+  o.seed = 3;
+  o.islands.count = 4;
+  o.islands.migration.every = 5;
+  o.islands.migration.size = 3;
+  o.restarts.stall_generations = 4;
+  const std::vector<std::string> ck = checkpoints_of(CQ{}, o, backend::serial{}, 0);
+  REQUIRE(ck.size() == 1);
+  const Result shorter = solve(CQ{}, o, backend::serial{});
+  o.generations = 80;
+  const Result longer = solve(CQ{}, o, backend::serial{});
+  REQUIRE(longer.restarts > shorter.restarts);  // restarts past generation 23, which the resumed run must make too
+  require_same_islands(resume(CQ{}, o, backend::serial{}, ck[0]), longer);
+  require_same_islands(resume(CQ{}, o, backend::tbb{2}, ck[0]), longer);
+}
+
 TEST_CASE("islands checkpoint: resuming with other island settings is refused, naming each field",
           "[islands][checkpoint]") {
   using Catch::Contains;
@@ -153,9 +175,16 @@ TEST_CASE("islands checkpoint: resuming with other island settings is refused, n
   other = o;
   other.islands.variants[1].de.archive = 1.0;
   CHECK_THAT(resume_error(other, ck[0]), Contains("island 1: ga.de.archive: checkpoint 0.5, this run 1"));
+  other = o;
+  other.islands.variants[1].de.pbest = 0.3;  // numbers at their shortest exact spelling, not 0.10000000000000001
+  CHECK_THAT(resume_error(other, ck[0]), Contains("island 1: ga.de.pbest: checkpoint 0.1, this run 0.3"));
   // A single population's checkpoint is no island run's, and the other way round.
   ga_options one = o;
   one.islands = island_options{};
-  CHECK_THAT(resume_error(one, ck[0]), Contains("ga.islands.count: checkpoint 5, this run does not set it"));
+  const std::string without = resume_error(one, ck[0]);
+  CHECK_THAT(without, Contains("ga.islands.count: checkpoint 5, this run does not set it"));
+  // The islands' other fields are counted, not listed one by one.
+  CHECK_THAT(without, Contains("more fields the checkpoint sets, this run does not"));
+  CHECK(std::count(without.begin(), without.end(), '\n') <= 8);
   CHECK(resume_error(o, ck[0]) == "(no error)");
 }

@@ -345,6 +345,31 @@ TEST_CASE("validate_islands: count, every and size are config errors naming the 
   CHECK_THAT(config_error_of(bad), Contains("island 0: "));
 }
 
+namespace {
+struct my_error : std::exception {
+  const char* what() const noexcept override { return "my objective failed"; }
+};
+/// Sphere whose objective throws the user's own exception type past x[0] > 0.9.
+struct throwing_sphere {
+  using gene_type = double;
+  int dimension() const { return 3; }
+  Bounds<double> bounds() const { return {{-1, -1, -1}, {1, 1, 1}}; }
+  template <class X>
+  double objective(const X& x) const {
+    if (x[0] > 0.9) throw my_error();
+    return x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
+  }
+};
+}  // namespace
+
+TEST_CASE("solve: an exception from the problem reaches the caller as thrown, with islands as without", "[islands]") {
+  ga_options o = archipelago(200, 20, 4, 5, 2);
+  CHECK_THROWS_AS(solve(throwing_sphere{}, o, backend::serial{}), my_error);
+  CHECK_THROWS_AS(solve(throwing_sphere{}, o, backend::tbb{2}), my_error);
+  o.islands = island_options{};
+  CHECK_THROWS_AS(solve(throwing_sphere{}, o, backend::serial{}), my_error);
+}
+
 TEST_CASE("solve: on Rastrigin (d = 10) 8 islands beat one population at no more evaluations", "[islands]") {
   // Measured over seeds 1-10: one population of 800 ends at 0.05-0.43 after 200 generations, 8 islands of 100
   // (M = 10, K = 2, ring) at 0.005-0.017 — a margin wide enough for every seed.

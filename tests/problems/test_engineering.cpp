@@ -50,7 +50,8 @@ template <class P, std::size_t D>
 point_value evaluate_at(const P& p, const std::array<double, D>& x) {
   const fusedga::gene_view<double, 1> v{x.data()};
   point_value out{0, std::vector<double>(static_cast<std::size_t>(p.inequality_count()), 0.0)};
-  fusedga::recording_sink<double> sink{out.g.data()};
+  double spill = 0;
+  fusedga::recording_sink<double> sink{out.g.data(), p.inequality_count(), &spill};
   p.inequalities(v, sink);
   out.objective = p.objective(v);
   return out;
@@ -123,7 +124,8 @@ void check_ga_reaches(const P& problem, std::size_t population, int generations,
   const fusedga::gene_view<double, 1> v{r.best_genes.data()};
   CHECK(problem.objective(v) == Approx(r.objective).epsilon(1e-12));
   std::vector<double> g(static_cast<std::size_t>(problem.inequality_count()));
-  fusedga::recording_sink<double> sink{g.data()};
+  double spill = 0;
+  fusedga::recording_sink<double> sink{g.data(), problem.inequality_count(), &spill};
   problem.inequalities(v, sink);
   for (double gj : g) CHECK(gj <= 0);
 }

@@ -20,15 +20,15 @@ void check_jacobian(const P& p) {
     for (int j = 0; j < d; ++j)
       x[j] = b.lower[j] + (b.upper[j] - b.lower[j]) * std::uniform_real_distribution<double>(0, 1)(rng);
     p.jacobian(x.data(), c.data(), J.data());
-    fusedga::constraint_values(p, x.data(), m, g.data());
+    fusedga::constraint_values(p, x.data(), m, 0, g.data());
     for (int k = 0; k < m; ++k) REQUIRE(c[k] == g[k]);
     for (int j = 0; j < d; ++j) {
       const double h = 1e-6;
       std::vector<double> xp = x, xm = x;
       xp[j] += h;
       xm[j] -= h;
-      fusedga::constraint_values(p, xp.data(), m, gp.data());
-      fusedga::constraint_values(p, xm.data(), m, gm.data());
+      fusedga::constraint_values(p, xp.data(), m, 0, gp.data());
+      fusedga::constraint_values(p, xm.data(), m, 0, gm.data());
       for (int k = 0; k < m; ++k) REQUIRE(J[k * d + j] == Approx((gp[k] - gm[k]) / (2 * h)).margin(1e-6));
     }
   }

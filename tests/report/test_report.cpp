@@ -918,6 +918,15 @@ TEST_CASE("ga-bench --report DIR end to end on a tiny sweep, then --compare", "[
   const outcome bad = ga_bench(d, "seed/constrained-quadratic --report " + (d / "file").string());
   CHECK(bad.exit_code == 2);
   CHECK(has(bad.err, "exists and is not a directory"));
+  // ... and one whose staging directory cannot be made (/proc takes no new entries, even from root).
+  const outcome proc = ga_bench(d, "seed/constrained-quadratic --report /proc/fusedga-no-such-report");
+  CHECK(proc.exit_code == 2);
+  CHECK(has(proc.err, "cannot create a staging directory beside /proc/fusedga-no-such-report"));
+  CHECK(has(proc.err, "(checked before measuring)"));
+  // Counts that must be positive say so (CLI11's own check printed a 309-digit range that held 0).
+  const outcome zero = ga_bench(d, "seed/constrained-quadratic --repeats 0");
+  CHECK(zero.exit_code == 2);
+  CHECK(has(zero.err, "--repeats: expected a number > 0, got 0"));
   // a misspelt problem gets a suggestion, as in ga-run
   const outcome typo = ga_bench(d, "classic/spere");
   CHECK(typo.exit_code == 2);

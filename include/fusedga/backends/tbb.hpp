@@ -40,7 +40,9 @@ namespace backend {
 /// Results are bitwise equal to `serial` for any thread count: work is split
 /// into fixed tiles and reductions combine tiles in index order.
 struct tbb {
-  int threads = 0;  ///< in [0, max_threads]
+  /// In [0, max_threads]; 0 = the caller's arena (all cores, or the limit of an arena it runs in). More than the
+  /// core count installs a process-wide tbb::global_control (max_allowed_parallelism) for the run's duration.
+  int threads = 0;
   /// The largest thread count accepted: oneTBB allocates a slot per requested thread up front (about 0.7 KiB
   /// each, measured), so 2^31 threads ran out of memory (or crashed) before any work.
   static constexpr int max_threads = 65536;

@@ -32,7 +32,7 @@ struct batch_spec {
   /// d each, finite, lower <= upper; with `integer_genes`, integers in [-2^31, 2^31 - 1] (each gene takes the
   /// integers of [lower, upper]).
   std::vector<double> lower, upper;
-  std::vector<std::string> variable_names;  ///< empty (x[0], x[1], ...) or d names
+  std::vector<std::string> variable_names;  ///< empty (x[0], x[1], ...) or d distinct, non-empty names
   int inequality_count = 0;                 ///< m >= 0
   int equality_count = 0;                   ///< p >= 0
   Sense sense = Sense::minimize;
@@ -94,8 +94,8 @@ void check_batch_run(const batch_spec& spec, const run_config& cfg);
 /**
  * Checks `spec`: dimension >= 1, lower and upper with d finite values and lower <= upper (integers in int32's
  * range with `integer_genes`), `integer_variables` empty or d marks of 0/1 on real genes with integer bounds,
- * variable_names empty or d names, counts >= 0, `evaluate` set for real genes or `evaluate_integer` for
- * integer genes.
+ * variable_names empty or d distinct non-empty names, counts >= 0, `evaluate` set for real genes or `evaluate_integer`
+ * for integer genes.
  * @throws config_error naming the spec's field, e.g. "batch problem 'f': lower: expected 3 values (dimension),
  *         got 2".
  */

@@ -46,6 +46,9 @@ struct problem_entry {
   std::string description;   ///< one line
   std::vector<param_spec> params;
   bool integer_genes = false;
+  /// Real genes some of which are integer variables (an expression problem's `integer: true`): every real-gene
+  /// algorithm runs, the engine keeping those genes integral (Bounds::integer).
+  bool integer_variables = false;
   bool constrained = false;  ///< has inequality or equality constraints (at its default parameters)
   /// Evaluated a population at a time (config/batch_entry.hpp): no gradient repair, which needs per-individual
   /// constraints.

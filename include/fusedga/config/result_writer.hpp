@@ -20,10 +20,10 @@ struct run_info {
 
 /// Result JSON: problem, backend, threads, precision, seed, generations,
 /// evaluations, wall_time_s, stop_reason, restarts, best {objective, violation,
-/// feasible, genes {name: value}}, the number of history rows and nan_individuals (Result::not_a_number); for an
-/// island-model run (Result::islands non-empty) also islands: [{island, rank, population, best {objective,
-/// violation, feasible}, evaluations, immigrants}], island order. A NaN or infinite number is written as null
-/// (JSON has neither).
+/// feasible, genes {name: value} (integer variables, Result::integer_variables, as JSON integers)}, the number of
+/// history rows and nan_individuals (Result::not_a_number); for an island-model run (Result::islands non-empty) also
+/// islands: [{island, rank, population, best {objective, violation, feasible}, evaluations, immigrants}], island order.
+/// A NaN or infinite number is written as null (JSON has neither).
 std::string result_json(const Result& r, const run_info& info);
 
 /// History CSV, one row per generation:
@@ -32,5 +32,11 @@ std::string result_json(const Result& r, const run_info& info);
 /// last column `island`: the archipelago's rows first (island `all`: best over islands, means over all
 /// individuals, evaluations summed), then each island's own rows (island 0, 1, ...).
 std::string history_csv(const Result& r);
+
+/// "" for a usable result (Result::finite), else why not, one line: "no individual had a finite objective and
+/// violation (best objective nan, violation nan; N NaN individuals in generations 0 to G)", or "the best
+/// individual is not finite (...)". ga-run prints it as an error and exits 1; Python adds it to Result.notices
+/// and warns (README, "NaN and infinity").
+std::string unusable_result_text(const Result& r);
 
 }  // namespace fusedga

@@ -64,11 +64,15 @@ void check_constraint_family(const std::string& problem_name, const char* count_
 }  // namespace detail
 
 /**
- * Runs `inequalities(x, g)` and `equalities(x, h)` of `problem` once on the host, at the midpoint of its bounds,
- * with sinks that record the indices written, and checks them against `inequality_count()` and
- * `equality_count()`. Problems with `evaluate_batch` or `evaluate_population`, and device-only ones
+ * Runs `inequalities(x, g)` and `equalities(x, h)` of `problem` on the host at three points of its box (the
+ * midpoint, then the lower and the upper corner: a write that a branch makes only in part of the box shows at a
+ * corner more often), with sinks that record the indices written, and checks them against `inequality_count()`
+ * and `equality_count()`. A wrong write at none of these points goes unnoticed; the gradient repair's sink
+ * (recording_sink) drops writes past the declared count rather than overrun its buffer. Problems with `evaluate_batch`
+ * or `evaluate_population`, and device-only ones
  * (`host_evaluable`), are not checked (they fold their constraints themselves, or write them a population at a time).
- * Cost: one evaluation; host only (the problem's members must be callable on the host, as FUSEDGA_HD ones are).
+ * Cost: three evaluations of the constraints; host only (the problem's members must be callable on the host, as
+ * FUSEDGA_HD ones are).
  * @pre check_problem<Problem>() holds and `problem.bounds()` has `dimension()` entries per side.
  * @throws config_error naming `problem_name`, the declared count and the index written out of range (or the
  *         first index never written).
@@ -80,19 +84,23 @@ void check_constraint_counts(const Problem& problem, const std::string& problem_
                 (detail::has_inequalities<Problem>::value || detail::has_equalities<Problem>::value)) {
     using gene = gene_t<Problem>;
     const auto b = problem.bounds();
-    std::vector<gene> x(b.lower.size());
+    std::vector<gene> mid(b.lower.size());
     // Midpoint: inside the box, away from singular edges. Halves added in long double: upper - lower overflows for
     // wide integer ranges, and for [-max, max] reals.
-    for (std::size_t j = 0; j < x.size(); ++j)
-      x[j] = static_cast<gene>(static_cast<long double>(b.lower[j]) / 2 + static_cast<long double>(b.upper[j]) / 2);
-    const gene_view<gene, 1> xv{x.data()};
-    if constexpr (detail::has_inequalities<Problem>::value)
-      detail::check_constraint_family(problem_name, "inequality_count", "inequalities(x, g)", 'g',
-                                      problem.inequality_count(),
-                                      [&](detail::counting_sink& g) { problem.inequalities(xv, g); });
-    if constexpr (detail::has_equalities<Problem>::value)
-      detail::check_constraint_family(problem_name, "equality_count", "equalities(x, h)", 'h', problem.equality_count(),
-                                      [&](detail::counting_sink& h) { problem.equalities(xv, h); });
+    for (std::size_t j = 0; j < mid.size(); ++j)
+      mid[j] = static_cast<gene>(static_cast<long double>(b.lower[j]) / 2 + static_cast<long double>(b.upper[j]) / 2);
+    const std::vector<gene>* points[] = {&mid, &b.lower, &b.upper};
+    for (const std::vector<gene>* x : points) {
+      const gene_view<gene, 1> xv{x->data()};
+      if constexpr (detail::has_inequalities<Problem>::value)
+        detail::check_constraint_family(problem_name, "inequality_count", "inequalities(x, g)", 'g',
+                                        problem.inequality_count(),
+                                        [&](detail::counting_sink& g) { problem.inequalities(xv, g); });
+      if constexpr (detail::has_equalities<Problem>::value)
+        detail::check_constraint_family(problem_name, "equality_count", "equalities(x, h)", 'h',
+                                        problem.equality_count(),
+                                        [&](detail::counting_sink& h) { problem.equalities(xv, h); });
+    }
   }
 }
 

@@ -14,20 +14,21 @@
 
 namespace fusedga {
 
-/// Constraint values c (m = inequalities then equalities, raw) at the d contiguous genes x. One evaluation.
+/// Constraint values c (ni inequalities then ne equalities, raw) at the d contiguous genes x. One evaluation.
 template <class P>
-FUSEDGA_HD inline void constraint_values(const P& p, const gene_t<P>* x, int ni, fitness_t<P>* c) {
+FUSEDGA_HD inline void constraint_values(const P& p, const gene_t<P>* x, int ni, int ne, fitness_t<P>* c) {
   using F = fitness_t<P>;
   const gene_view<gene_t<P>, 1> xv{x};
+  F spill = F(0);
   if constexpr (detail::has_inequalities<P>::value) {
-    recording_sink<F> g{c};
+    recording_sink<F> g{c, ni, &spill};
     p.inequalities(xv, g);
   }
   if constexpr (detail::has_equalities<P>::value) {
-    recording_sink<F> h{c + ni};
+    recording_sink<F> h{c + ni, ne, &spill};
     p.equalities(xv, h);
   }
-  (void)ni;
+  (void)ni, (void)ne;
 }
 
 /// Whether constraint_jacobian can serve `P`: its own jacobian, or per-individual constraints for differences.
@@ -58,7 +59,7 @@ FUSEDGA_HD inline int constraint_jacobian(const P& p, const gene_t<P>* x, int d,
     static_assert(!detail::has_batch_evaluation<P>::value && !detail::has_population_evaluation<P>::value,
                   "finite differences need per-individual constraints; batch problems must provide jacobian()");
     const int m = ni + ne;
-    constraint_values(p, x, ni, c);
+    constraint_values(p, x, ni, ne, c);
     const G root_eps = sizeof(G) == sizeof(float) ? G(3.4526698e-04) : G(1.4901161193847656e-08);
     for (int j = 0; j < d; ++j) xh[j] = x[j];
     for (int j = 0; j < d; ++j) {
@@ -67,7 +68,7 @@ FUSEDGA_HD inline int constraint_jacobian(const P& p, const gene_t<P>* x, int d,
       if (x[j] + h > upper[j]) h = -h;
       xh[j] = x[j] + h;
       const G hj = xh[j] - x[j];  // the step actually taken (exact in floating point)
-      constraint_values(p, xh, ni, c2);
+      constraint_values(p, xh, ni, ne, c2);
       for (int k = 0; k < m; ++k) J[k * d + j] = static_cast<F>((c2[k] - c[k]) / static_cast<F>(hj));
       xh[j] = x[j];
     }

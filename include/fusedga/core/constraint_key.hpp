@@ -70,7 +70,8 @@ FUSEDGA_HD inline Real sap_penalized(Real f, Real v, const handler_state<Real>& 
  * - self_adaptive_penalty: feasible ones by objective, infeasible ones by
  *   `sap_penalized`, one ordered scale.
  *
- * NaN objective or violation gives the worst key. Pure, O(1).
+ * A NaN objective or violation, or an objective infinitely good in its sense, gives the worst key (make_rank_key).
+ * Pure, O(1).
  */
 template <class Real>
 FUSEDGA_HD inline rank_key_t<Real> make_handler_key(Real objective, Real violation, Sense sense, constraint_rule rule,

@@ -40,11 +40,15 @@ FUSEDGA_HD inline violation_sink<Real> inequality_sink(Real* total) { return {to
 template <class Real>
 FUSEDGA_HD inline violation_sink<Real> equality_sink(Real* total, Real eps) { return {total, eps}; }
 
-/// Host-side sink that records the raw constraint values (for reports and tests).
+/// Sink that records the raw constraint values: `count` entries at `values`. A write outside them (a problem
+/// that writes more constraints than it declares, at a point check_constraint_counts did not try) lands in
+/// `*spill` instead of past the buffer. One per call (`spill` is scratch).
 template <class Real>
 struct recording_sink {
   Real* values;
-  FUSEDGA_HD Real& operator[](int j) const { return values[j]; }
+  int count;
+  Real* spill;
+  FUSEDGA_HD Real& operator[](int j) const { return j >= 0 && j < count ? values[j] : *spill; }
 };
 
 }  // namespace fusedga

@@ -17,7 +17,8 @@ class error : public std::runtime_error {
 
 /// Invalid run configuration or option value. For YAML input the message is
 /// `file:line:col: key.path: what was expected`; for programmatic options it
-/// names the option and the valid range.
+/// names the option by its YAML key path (ga_options::selection.tournament_size is `ga.selection.size`,
+/// constraints.penalty_weight `ga.constraint_handling.weight`: docs/operators.md lists each) and the valid range.
 class config_error : public error {
  public:
   using error::error;

@@ -27,7 +27,8 @@
 ///    constraint values and their exact Jacobian at the d contiguous genes x: c[k] for the m = inequality_count +
 ///    equality_count constraints, inequalities g first then equalities h (raw values, before max/abs), and
 ///    J[k·d + j] = ∂c_k/∂x_j (m × d row-major, every entry written). Read by the gradient repair
-///    (operators/gradient_repair.hpp) only                     [forward finite differences, core/constraint_jacobian.hpp]
+///    (operators/gradient_repair.hpp) only                     [forward finite differences,
+///    core/constraint_jacobian.hpp]
 ///  - `void evaluate_population(const gene_type* genes, std::size_t n, fitness_type* objective,
 ///     fitness_type* inequalities, fitness_type* equalities) const;`
 ///    population-batch evaluation (pagmo2's batch fitness evaluator, `bfe`): ONE call per generation over all
@@ -41,7 +42,8 @@
 ///    it used). May throw: the exception leaves `solve`. objective(), inequalities(), equalities() are
 ///    then not called by the engine, and the gradient repair (per-individual constraints) is a config_error.
 ///    The violations are folded from the values by the same sinks, in index order   [per-individual evaluation]
-///  - `using partial_type = <an integer type>;` + `template <class X> FUSEDGA_HD partial_type partial_objective(const X&
+///  - `using partial_type = <an integer type>;` + `template <class X> FUSEDGA_HD partial_type partial_objective(const
+///  X&
 ///    x, int begin, int end) const;` + `FUSEDGA_HD double objective_of(partial_type total) const;`
 ///    a *separable* objective: objective(x) == objective_of(the sum of partial_objective(x, b_k, e_k) over any
 ///    partition of [0, d) into ranges [b_k, e_k)), for which only the genes x[begin, end) may be read. Integer
@@ -50,8 +52,12 @@
 ///    the genes, coalesced 16-byte loads) and the long-genome offspring kernel sums each child's partials while
 ///    its lanes build the genes (backends/cuda/kernels.cuh). Declaring it changes no result             [not separable]
 /// Problems are copied by value into kernels: keep them small and trivially copyable.
+/// Thread safety: on backend::tbb, `objective`, `inequalities`, `equalities`, `partial_objective`, `jacobian` and
+/// `evaluate_batch` run concurrently on worker threads (on backend::cuda, in device threads): they must not modify
+/// shared state. `evaluate_population` runs on the calling thread only.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -130,6 +136,13 @@ struct has_jacobian<P, void_t<decltype(std::declval<const P&>().jacobian(
                            std::declval<const typename P::gene_type*>(),
                            std::declval<typename fitness_of<P>::type*>(), std::declval<typename fitness_of<P>::type*>()))>>
     : std::true_type {};
+
+/// Whether `P` has a (non-template) member named `jacobian`, whatever its signature: one that has_jacobian does not
+/// accept would otherwise be ignored without a word (finite differences instead).
+template <class P, class = void>
+struct has_jacobian_member : std::false_type {};
+template <class P>
+struct has_jacobian_member<P, void_t<decltype(&P::jacobian)>> : std::true_type {};
 
 /// Whether `P` declares a separable objective (`partial_type`, `partial_objective`, `objective_of`; see the top).
 template <class P, class = void>
@@ -293,6 +306,28 @@ std::vector<std::string> variable_names(const P& p) {
   }
 }
 
+/// d marks, 1 where a gene of `p` takes integer values only: every gene of an integer gene_type, else the genes
+/// its bounds() mark integer (Bounds::integer).
+template <class P>
+std::vector<std::uint8_t> integer_variables(const P& p) {
+  const auto d = static_cast<std::size_t>(p.dimension());
+  if constexpr (std::is_integral_v<gene_t<P>>) {
+    return std::vector<std::uint8_t>(d, 1);
+  } else {
+    std::vector<std::uint8_t> marks = p.bounds().integer;
+    marks.resize(d, 0);  // empty: no integer variable
+    return marks;
+  }
+}
+
+namespace detail {
+/// Whether `P` has the members every use of a problem type needs (gene_type, dimension, bounds): solve checks the
+/// concept (check_problem), then compiles the run only when this holds, so a missing member gives check_problem's
+/// one message instead of a cascade of errors from inside the engine.
+template <class P>
+inline constexpr bool has_problem_basics_v = has_gene_type<P>::value&& has_dimension<P>::value&& has_bounds<P>::value;
+}  // namespace detail
+
 /**
  * Fails compilation with one message per missing or ill-formed member of the problem concept (see the top of this
  * file), each naming the member and the signature expected. Compile time only; the host-side check of the constraint
@@ -347,6 +382,9 @@ constexpr void check_problem() {
   static_assert(!typed || !has_partial_functions<P>::value ||
                     (!has_inequalities<P>::value && !has_equalities<P>::value),
                 "FusedGA problem: a separable objective (partial_objective) is for problems without constraints");
+  static_assert(!typed || !has_jacobian_member<P>::value || has_jacobian<P>::value,
+                "FusedGA problem: `jacobian` must be `FUSEDGA_HD void jacobian(const gene_type* x, fitness_type* c, "
+                "fitness_type* J) const;` (c: m constraint values, J: m x d row-major)");
   static_assert(std::is_trivially_copyable_v<P>,
                 "FusedGA problem: problems are copied into kernels: make them trivially copyable");
 }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "fusedga/core/macros.hpp"
@@ -54,7 +55,9 @@ FUSEDGA_HD inline rank_key_t<Real> ordered_bits(Real x) {
  * minimized objective, infeasible ones in [2^(w-1), 2^w) ordered by violation
  * (w = key width). One low bit of resolution is given up for the flag, so two
  * objectives within one ulp may tie. Penalty: key orders objective + weight·v.
- * NaN objective or violation gives the worst key. Pure, O(1).
+ * A NaN objective, violation or penalized score gives the worst key, and so does an objective infinitely good in
+ * the problem's sense (−∞ minimized, +∞ maximized: log(0) in a corner of the box): it would beat every finite
+ * individual and leave the run without a usable best. Pure, O(1).
  *
  * @param objective  objective as the user states it (sign of `sense`)
  * @param violation  total violation, >= 0; 0 means feasible
@@ -71,12 +74,14 @@ FUSEDGA_HD inline rank_key_t<Real> make_rank_key(Real objective, Real violation,
   const U feasible_key = detail::ordered_bits(score) >> 1;
   const U infeasible_key = top | (detail::ordered_bits(violation) >> 1);
   const U key = infeasible ? infeasible_key : feasible_key;
-  const bool bad = objective != objective || violation != violation || score != score;  // NaN (also inf − inf)
+  const bool bad = objective != objective || violation != violation || score != score ||  // NaN (also inf − inf)
+                   minimized == -std::numeric_limits<Real>::infinity();
   return bad ? ~U(0) : key;
 }
 
-/// True for the key of an individual whose objective, violation or penalized score is NaN (the worst key,
-/// which no rankable individual gets): such individuals are counted apart and left out of the mean objective.
+/// True for the key of an individual whose objective, violation or penalized score is NaN, or whose objective is
+/// infinitely good (the worst key, which no rankable individual gets): such individuals are counted apart (the
+/// history's nan_individuals) and left out of the mean objective.
 template <class Key>
 FUSEDGA_HD inline bool is_nan_key(Key key) {
   return key == static_cast<Key>(~Key(0));

@@ -13,9 +13,12 @@
 /// backend and its threads (serial, TBB and CUDA give the same trajectory
 /// where their operators are bitwise equal), and where checkpoints go.
 
+#include <cxxabi.h>
+
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -165,11 +168,38 @@ inline std::vector<std::pair<std::string, std::string>> header_fields(const std:
   return out;
 }
 
-/// Throws checkpoint_error naming every field where the checkpoint's header differs from this run's.
+/// A header field's value as a refusal shows it: an option's number at its shortest exact spelling (0.1 where the
+/// header holds 0.10000000000000001), the problem type demangled; else as stored.
+inline std::string shown_header_value(const std::string& name, const std::string& v) {
+  if (name == "problem type") {
+    int status = 0;
+    char* readable = abi::__cxa_demangle(v.c_str(), nullptr, nullptr, &status);
+    const std::string out = status == 0 && readable ? readable : v;
+    std::free(readable);
+    return out;
+  }
+  const bool option = name.rfind("ga.", 0) == 0 || name.find(": ga.") != std::string::npos;  // island lines too
+  if (!option || v.find_first_of(".e") == std::string::npos) return v;  // integers (seeds) as they are
+  char* end = nullptr;
+  const double x = std::strtod(v.c_str(), &end);
+  if (v.empty() || end != v.c_str() + v.size()) return v;
+  char buf[40];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  return buf;
+}
+
+/// Throws checkpoint_error naming every field where the checkpoint's header differs from this run's. Fields
+/// that only one side sets are listed up to 5 a side, then counted (a run without the checkpoint's islands
+/// lacks dozens).
 inline void check_same_run(const checkpoint_reader& in, const std::string& stored, const std::string& now) {
   if (stored == now) return;
   const auto a = header_fields(stored), b = header_fields(now);
   std::string diff;
+  constexpr int listed = 5;
+  int only_stored = 0, only_now = 0;  // fields one side sets
   const auto find = [](const auto& fields, const std::string& name) -> const std::string* {
     for (const auto& f : fields)
       if (f.first == name) return &f.second;
@@ -179,12 +209,18 @@ inline void check_same_run(const checkpoint_reader& in, const std::string& store
   const auto add = [&](const std::string& name, const std::string* stored_value, const std::string* now_value) {
     const auto one_line = [](const std::string* v) { return !v || v->find('\n') == std::string::npos; };
     if (one_line(stored_value) && one_line(now_value)) {
-      if (!now_value)
-        diff += "\n  " + name + ": checkpoint " + *stored_value + ", this run does not set it";
-      else if (!stored_value)
-        diff += "\n  " + name + ": this run " + *now_value + ", the checkpoint does not set it";
-      else
-        diff += "\n  " + name + ": checkpoint " + *stored_value + ", this run " + *now_value;
+      if (!now_value) {
+        if (++only_stored <= listed)
+          diff +=
+              "\n  " + name + ": checkpoint " + shown_header_value(name, *stored_value) + ", this run does not set it";
+      } else if (!stored_value) {
+        if (++only_now <= listed)
+          diff +=
+              "\n  " + name + ": this run " + shown_header_value(name, *now_value) + ", the checkpoint does not set it";
+      } else {
+        diff += "\n  " + name + ": checkpoint " + shown_header_value(name, *stored_value) + ", this run " +
+                shown_header_value(name, *now_value);
+      }
       return;
     }
     diff += "\n  " + name + ":";
@@ -204,6 +240,11 @@ inline void check_same_run(const checkpoint_reader& in, const std::string& store
   }
   for (const auto& f : b)
     if (!find(a, f.first)) add(f.first, nullptr, &f.second);
+  if (only_stored > listed)
+    diff +=
+        "\n  ... and " + std::to_string(only_stored - listed) + " more fields the checkpoint sets, this run does not";
+  if (only_now > listed)
+    diff += "\n  ... and " + std::to_string(only_now - listed) + " more fields this run sets, the checkpoint does not";
   in.fail("is of another run; what differs:" + diff);
 }
 

@@ -61,7 +61,7 @@ class engine {
   engine(const Problem& problem, const ga_options& options, const Backend& backend)
       : exec_(make_executor(problem, options, backend)) {
     n_ = options.population;
-    children_ = options.population - detail::effective_elitism(options);  // N with plus survival and DE
+    children_ = detail::children_per_generation(options);
     repair_bound_ = detail::max_repair_evaluations(problem, options);
     best_genes_.resize(static_cast<std::size_t>(problem.dimension()));
     history_limit_ = static_cast<std::size_t>(options.generations) + 1;
@@ -280,9 +280,8 @@ class engine {
   view_type current() const { return exec_.current(); }
   int generation() const { return generation_; }
   std::uint64_t evaluations() const { return evaluations_; }
-  /// Evaluations a generation adds: its children (N with plus survival and DE, else N − elitism) ...
-  std::uint64_t children() const { return children_; }
-  /// ... and at most this many more by the gradient repair (detail::max_repair_evaluations; 0 without repair).
+  /// Evaluations the gradient repair can add to a generation, at most (detail::max_repair_evaluations; 0 without
+  /// repair), beyond its detail::children_per_generation.
   std::uint64_t repair_bound() const { return repair_bound_; }
   /// Host threads of the passes (0 when the work runs on a GPU).
   int threads() const { return exec_.concurrency(); }

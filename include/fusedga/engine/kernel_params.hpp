@@ -84,6 +84,9 @@ inline std::size_t effective_elitism(const ga_options& o) {
   return o.algorithm == algorithm_kind::de || o.survival.kind == survival_kind::plus ? 0 : o.elitism;
 }
 
+/// Children evaluated per generation: N − effective_elitism (N with plus survival and with DE).
+inline std::uint64_t children_per_generation(const ga_options& o) { return o.population - effective_elitism(o); }
+
 /**
  * The most evaluations the gradient repair can add to one generation of a run of `o` on `p` (0 without repair):
  * every child (GA) or trial (DE) repaired, each repair `iterations` evaluations of the constraints and their
@@ -102,7 +105,7 @@ std::uint64_t max_repair_evaluations(const Problem& p, const ga_options& o) {
     const std::uint64_t jacobian = has_jacobian<Problem>::value ? 1 : 1 + static_cast<std::uint64_t>(p.dimension());
     const std::uint64_t each =
         static_cast<std::uint64_t>(r.iterations) * jacobian + (o.algorithm == algorithm_kind::de ? 1 : 0);
-    return (o.population - effective_elitism(o)) * each;
+    return children_per_generation(o) * each;
   }
 }
 

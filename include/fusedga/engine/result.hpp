@@ -49,8 +49,11 @@ struct island_result {
 struct Result {
   std::vector<double> best_genes;          ///< d genes of the best individual (integers converted exactly)
   std::vector<std::string> variable_names; ///< d names, from the problem
+  /// d marks, 1 where the gene takes integer values only (core/problem_traits.hpp integer_variables): the
+  /// result JSON and ga-run write those genes as integers.
+  std::vector<std::uint8_t> integer_variables;
   double objective = 0;                    ///< its objective, in the problem's sense
-  double violation = 0;                    ///< its total violation, >= 0
+  double violation = 0;                    ///< its total violation, >= 0 (NaN when no individual's was a number)
   bool feasible = false;                   ///< violation == 0, and objective and every gene finite
   int generations = 0;                     ///< generations run (not counting initial populations), over all restarts
   std::uint64_t evaluations = 0;           ///< objective evaluations performed

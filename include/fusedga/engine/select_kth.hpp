@@ -85,7 +85,7 @@ inline bool smallest_k_slots(const Key* keys, std::size_t n, std::size_t k, std:
     for (std::size_t i = 0; m < k; ++i) {  // branch-free append: out[m] is overwritten until slot i is taken
       const bool tie = keys[i] == threshold && ties > 0;
       out[m] = static_cast<std::uint32_t>(i);
-      m += (keys[i] < threshold) | tie ? 1 : 0;
+      m += ((keys[i] < threshold) | tie) ? 1 : 0;
       ties -= tie ? 1 : 0;
     }
     return true;

@@ -127,8 +127,15 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
            std::to_string(o.elitism);
   });
   if (o.stop.stall_generations)
-    check_range(*o.stop.stall_generations >= 1, "stop.stall_generations: expected an integer >= 1");
-  if (o.stop.time_limit_s) check_range(*o.stop.time_limit_s > 0, "stop.time_limit_s: expected a number of seconds > 0");
+    check_range(*o.stop.stall_generations >= 1, [&] {
+      return "stop.stall_generations: expected an integer >= 1, got " + std::to_string(*o.stop.stall_generations);
+    });
+  if (o.stop.time_limit_s)
+    check_range(*o.stop.time_limit_s > 0, [&] {
+      return "stop.time_limit_s: expected a number of seconds > 0, got " + detail::spec_number(*o.stop.time_limit_s);
+    });
+  if (o.stop.target)  // NaN would never be reached: the run would ignore it without a word
+    check_range(*o.stop.target == *o.stop.target, "stop.target: expected a number, got NaN");
   if (o.stop.evaluations)
     check_range(*o.stop.evaluations >= o.population, [&] {
       return "stop.evaluations: expected an integer >= population = " + std::to_string(o.population) +

@@ -100,6 +100,7 @@ struct rank_failure {
   bool failed = false;
   bool config = false;  ///< a config_error (the run's settings), else another exception
   std::string what;
+  std::exception_ptr thrown;  ///< the exception itself (this rank's only): rethrown here as it was
 };
 
 }  // namespace detail
@@ -133,8 +134,9 @@ using island_runner = std::function<void(std::size_t n, const std::function<void
  * An exception from `checkpoint.write` on rank 0 ends the run on every rank at the next epoch's gather; from the
  * last checkpoint, it propagates on rank 0.
  * Any exception on one rank (an island's problem throwing, memory) ends the run on every rank at the end of
- * that epoch: a config_error stays one, anything else becomes std::runtime_error, its message prefixed
- * with the rank and island.
+ * that epoch. A config_error stays one, its message prefixed with the rank and island. Any other exception
+ * propagates as it was thrown on the rank where it happened (in one process: the caller gets its own type, as
+ * without islands), and as std::runtime_error with the rank's and island's prefix on the others.
  */
 template <class Problem, class Backend, class Transport>
 Result solve_islands(const Problem& problem, const ga_options& options, const Backend& backend, Transport& transport,
@@ -184,7 +186,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     for (int i = 0; i < I; ++i) {
       const ga_options o = start_options(i, restarts[static_cast<std::size_t>(i)]);
       population[static_cast<std::size_t>(i)] = o.population;
-      children += o.population - ::fusedga::detail::effective_elitism(o);
+      children += ::fusedga::detail::children_per_generation(o);
       repair_bound += ::fusedga::detail::max_repair_evaluations(problem, o);
     }
   };
@@ -216,7 +218,8 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     for (int i = 0; i < I && restarting; ++i) restarts[static_cast<std::size_t>(i)] = resumed.starts[i].restart;
     size_islands();
   }
-  // A resumed run keeps the limit its engines were built with (it sets the ε schedule); the loop obeys today's.
+  // A resumed run keeps the limit its engines were built with (it sets the ε schedule); the loop, and a start
+  // after a restart, obey today's (as solve's restarts do).
   const int engine_generations = resume ? resumed.engine_generations : static_cast<int>(limit);
 
   const std::size_t L = static_cast<std::size_t>(last - first);
@@ -231,9 +234,9 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     try {
       std::rethrow_exception(e);
     } catch (const config_error& x) {
-      failure = {true, true, island + x.what()};
+      failure = {true, true, island + x.what(), nullptr};
     } catch (const std::exception& x) {
-      failure = {true, false, island + x.what()};
+      failure = {true, false, island + x.what(), e};
     }
   };
   // Runs `f(k)` for each local island k in order, up to the first exception.
@@ -374,7 +377,8 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
       slowest = std::max(slowest, in.get<double>());
       std::string what(in.get<std::uint64_t>(), '\0');
       in.get_n(what.data(), what.size());
-      if (failed) {  // every rank throws the same error
+      if (failed) {  // every rank throws the same error; the rank where it happened, the exception itself
+        if (q == me && failure.thrown) std::rethrow_exception(failure.thrown);
         const std::string msg = (R > 1 ? "rank " + std::to_string(q) + ": " : std::string()) + what;
         if (config) throw config_error(msg);
         throw std::runtime_error(msg);
@@ -597,9 +601,9 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     try {  // the other ranks learn of it at the next gather
       ck.write(out.str());
     } catch (const config_error& x) {
-      failure = {true, true, std::string("checkpoint: ") + x.what()};
+      failure = {true, true, std::string("checkpoint: ") + x.what(), nullptr};
     } catch (const std::exception& x) {
-      failure = {true, false, std::string("checkpoint: ") + x.what()};
+      failure = {true, false, std::string("checkpoint: ") + x.what(), std::current_exception()};
     }
   };
   const auto checkpoint_due = [&] {
@@ -611,14 +615,14 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
   // in island order while the budget pays for each fresh population and a generation of the archipelago after it;
   // each rank then restarts its own.
   const auto restart_stalled = [&] {
-    if (!restarting || g >= limit || engine_generations - g <= 0) return;
-    const auto children_of = [](const ga_options& o) { return o.population - ::fusedga::detail::effective_elitism(o); };
+    if (!restarting || g >= limit) return;
     std::vector<char> due(static_cast<std::size_t>(I), 0);
     for (int i = 0; i < I; ++i) {
       if (!latest[static_cast<std::size_t>(i)].restart_due) continue;
       const int k = restarts[static_cast<std::size_t>(i)];
       const ga_options now = start_options(i, k), next = start_options(i, k + 1);
-      const std::uint64_t after = children - children_of(now) + children_of(next);
+      const std::uint64_t after =
+          children - ::fusedga::detail::children_per_generation(now) + ::fusedga::detail::children_per_generation(next);
       if (options.stop.evaluations && evaluations + next.population + after > *options.stop.evaluations) continue;
       due[static_cast<std::size_t>(i)] = 1;
       restarts[static_cast<std::size_t>(i)] = k + 1;
@@ -640,7 +644,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
         s0.genes.assign(old.best_genes().begin(), old.best_genes().end());
       }
       s0.restart = restarts[static_cast<std::size_t>(i)];
-      s0.engine_generations = static_cast<int>(engine_generations - g);
+      s0.engine_generations = static_cast<int>(limit - g);
       s0.generation0 = g;
       s0.evaluations0 += old.evaluations();
       s0.not_a_number0 += old.not_a_number();
@@ -709,6 +713,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     r.not_a_number += rec.not_a_number;
   }
   r.variable_names = variable_names(problem);  // after the generations: not part of any row's time
+  r.integer_variables = integer_variables(problem);
   r.feasible = r.violation == 0 && r.finite();
   r.generations = static_cast<int>(g);
   r.evaluations = evaluations;

@@ -25,7 +25,7 @@ inline std::string spec_number(double v) {
 
 /**
  * The valid values of `p` as in error messages: "a number in [0, 1]", "a
- * number > 0", "an integer >= 1", "an integer in [1, population = 10]" (with
+ * number in (0, 2]" (`min_open`), "a number > 0", "an integer >= 1", "an integer in [1, population = 10]" (with
  * `run_max` = 10; "population" alone when `run_max` is infinite), plus " or
  * auto" where `auto` is accepted.
  */
@@ -33,12 +33,13 @@ inline std::string parameter_range_text(const parameter_spec& p,
                                         double run_max = std::numeric_limits<double>::infinity()) {
   const std::string noun = p.integer ? "an integer" : "a number";
   const std::string lo = detail::spec_number(p.min);
+  const char* open = p.min_open ? " in (" : " in [";
   std::string text;
   if (p.max_name) {
-    text = noun + " in [" + lo + ", " + p.max_name +
+    text = noun + open + lo + ", " + p.max_name +
            (std::isfinite(run_max) ? " = " + detail::spec_number(run_max) : std::string()) + "]";
   } else if (std::isfinite(p.max) && !(p.integer && p.max == std::numeric_limits<int>::max())) {
-    text = noun + " in [" + lo + ", " + detail::spec_number(p.max) + "]";
+    text = noun + open + lo + ", " + detail::spec_number(p.max) + "]";
   } else {
     text = noun + (p.min_open ? " > " : " >= ") + lo;
   }

@@ -4,6 +4,9 @@
 #include <fusedga/core/macros.hpp>
 #include <fusedga/core/problem_traits.hpp>
 #include <fusedga/core/sense.hpp>
+#ifdef FUSEDGA_VIA_SOLVE
+#include <fusedga/fusedga.hpp>
+#endif
 
 #ifndef FUSEDGA_DEFECT
 #define FUSEDGA_DEFECT 0
@@ -58,6 +61,13 @@ struct Problem {
   }
   FUSEDGA_HD double objective_of(partial_type total) const { return static_cast<double>(total); }
 #endif
+#if DEFECT(12)
+  FUSEDGA_HD void jacobian(const float* x, float* c, float* J) const {  // float on double genes: not the concept's
+    c[0] = x[0] - x[1];
+    J[0] = 1;
+    J[1] = -1;
+  }
+#endif
 #if DEFECT(6)
   double* scratch = new double[2];  // not trivially copyable once it owns a destructor
   ~Problem() { delete[] scratch; }
@@ -65,6 +75,10 @@ struct Problem {
 };
 
 int main() {
+#ifdef FUSEDGA_VIA_SOLVE  // the check as a user meets it: through solve, which must not cascade into the engine
+  fusedga::solve(Problem{}, fusedga::ga_options{}, fusedga::backend::serial{});
+#else
   fusedga::check_problem<Problem>();
+#endif
   return 0;
 }
