@@ -156,8 +156,7 @@ void print_summary(const fusedga::Result& r, const fusedga::run_info& info) {
   if (r.not_a_number != 0) fmt::print("NaN          {} individuals (ranked worst)\n", r.not_a_number);
   constexpr std::size_t shown = 20;
   for (std::size_t j = 0; j < r.best_genes.size() && j < shown; ++j) {
-    const bool integer = j < r.integer_variables.size() && r.integer_variables[j] && std::isfinite(r.best_genes[j]);
-    if (integer)
+    if (r.integer_gene(j))
       fmt::print("  {} = {}\n", r.variable_names[j], static_cast<std::int64_t>(r.best_genes[j]));
     else
       fmt::print("  {} = {:.10g}\n", r.variable_names[j], r.best_genes[j]);

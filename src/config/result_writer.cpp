@@ -17,11 +17,10 @@ std::string result_json(const Result& r, const run_info& info) {
   nlohmann::ordered_json genes = nlohmann::ordered_json::object();
   for (std::size_t j = 0; j < r.best_genes.size(); ++j) {
     const std::string name = j < r.variable_names.size() ? r.variable_names[j] : fmt::format("x[{}]", j);
-    const double g = r.best_genes[j];
-    if (j < r.integer_variables.size() && r.integer_variables[j] && std::isfinite(g))
-      genes[name] = static_cast<std::int64_t>(g);  // exact: integer genes are integers within ±2^51
+    if (r.integer_gene(j))
+      genes[name] = static_cast<std::int64_t>(r.best_genes[j]);  // exact: integer genes are integers within ±2^51
     else
-      genes[name] = g;
+      genes[name] = r.best_genes[j];
   }
   nlohmann::ordered_json j = {
       {"problem", info.problem},

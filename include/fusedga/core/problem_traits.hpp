@@ -27,8 +27,7 @@
 ///    constraint values and their exact Jacobian at the d contiguous genes x: c[k] for the m = inequality_count +
 ///    equality_count constraints, inequalities g first then equalities h (raw values, before max/abs), and
 ///    J[k·d + j] = ∂c_k/∂x_j (m × d row-major, every entry written). Read by the gradient repair
-///    (operators/gradient_repair.hpp) only                     [forward finite differences,
-///    core/constraint_jacobian.hpp]
+///    (operators/gradient_repair.hpp) only                     [forward finite differences, core/constraint_jacobian.hpp]
 ///  - `void evaluate_population(const gene_type* genes, std::size_t n, fitness_type* objective,
 ///     fitness_type* inequalities, fitness_type* equalities) const;`
 ///    population-batch evaluation (pagmo2's batch fitness evaluator, `bfe`): ONE call per generation over all
@@ -42,8 +41,7 @@
 ///    it used). May throw: the exception leaves `solve`. objective(), inequalities(), equalities() are
 ///    then not called by the engine, and the gradient repair (per-individual constraints) is a config_error.
 ///    The violations are folded from the values by the same sinks, in index order   [per-individual evaluation]
-///  - `using partial_type = <an integer type>;` + `template <class X> FUSEDGA_HD partial_type partial_objective(const
-///  X&
+///  - `using partial_type = <an integer type>;` + `template <class X> FUSEDGA_HD partial_type partial_objective(const X&
 ///    x, int begin, int end) const;` + `FUSEDGA_HD double objective_of(partial_type total) const;`
 ///    a *separable* objective: objective(x) == objective_of(the sum of partial_objective(x, b_k, e_k) over any
 ///    partition of [0, d) into ranges [b_k, e_k)), for which only the genes x[begin, end) may be read. Integer
@@ -325,7 +323,7 @@ namespace detail {
 /// concept (check_problem), then compiles the run only when this holds, so a missing member gives check_problem's
 /// one message instead of a cascade of errors from inside the engine.
 template <class P>
-inline constexpr bool has_problem_basics_v = has_gene_type<P>::value&& has_dimension<P>::value&& has_bounds<P>::value;
+inline constexpr bool has_problem_basics_v = std::conjunction_v<has_gene_type<P>, has_dimension<P>, has_bounds<P>>;
 }  // namespace detail
 
 /**

@@ -69,6 +69,11 @@ struct Result {
   /// evaluations summed). Empty otherwise.
   std::vector<island_result> islands;
 
+  /// Whether best gene j is an integer to write as one (integer_variables, and finite).
+  bool integer_gene(std::size_t j) const {
+    return j < integer_variables.size() && integer_variables[j] && std::isfinite(best_genes[j]);
+  }
+
   /// Whether the best individual is usable: objective, violation and every gene finite. A run where no
   /// individual ever had a finite objective and violation ends with !finite() (ga-run: exit 1).
   bool finite() const {
