@@ -11,6 +11,7 @@
 #include "fusedga/core/problem_traits.hpp"
 #include "fusedga/core/sense.hpp"
 #include "fusedga/engine/engine.hpp"
+#include "fusedga/engine/measured_defaults.hpp"
 #include "fusedga/engine/options.hpp"
 #include "fusedga/engine/result.hpp"
 #include "fusedga/solve.hpp"

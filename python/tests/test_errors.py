@@ -100,7 +100,7 @@ def test_cuda_without_a_gpu_is_backend_unavailable():
 def test_a_malformed_expression_names_the_field_and_the_column_in_its_text():
     with pytest.raises(fusedga.ConfigError) as e:
         fusedga.solve(fusedga.Expression(variables={"x": (0, 1)}, objective="x + q"))
-    assert str(e.value) == "Expression(objective=...): problem.objective: column 5: unknown name 'q'"
+    assert str(e.value) == "Expression(objective=...): problem.objective: column 5: unknown name 'q'; the names here are 'x', pi and e"
 
 
 def test_a_malformed_constraint_names_its_index_and_column():

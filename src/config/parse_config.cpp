@@ -17,6 +17,7 @@
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/core/bounds.hpp"
 #include "fusedga/core/error.hpp"
+#include "fusedga/engine/measured_defaults.hpp"
 #include "fusedga/engine/operator_parameters.hpp"
 #include "fusedga/engine/validate.hpp"
 #include "fusedga/expr/parse.hpp"
@@ -474,37 +475,9 @@ void read_survival(const located& section, const problem_entry& problem, surviva
 /// `ga:`'s keys that only the GA reads, refused with `algorithm: de` (DE would silently ignore them).
 const std::vector<std::string> ga_only_keys = {"selection", "crossover", "mutation", "elitism", "survival"};
 
-/// The measured default (docs/quality.md, "Defaults"): `shade-restarts-repair-0.2` solved 14 of 14 problems of
-/// the quality suite at 2e5 evaluations, 25 seeds (the GA's defaults 6, pagmo's best 8).
-constexpr int auto_restart_stall = 100;
-constexpr double auto_restart_growth = 2;
-// BIPOP's small starts solve the deceptive Lunacek bi-Rastrigin where IPOP's growth alone does not (docs/quality.md,
-// "BIPOP restarts and a population by dimension").
-constexpr restart_schedule auto_restart_schedule = restart_schedule::bipop;
-// The population where none is given: d, clamped to [50, 100] (same section: 50 needs fewer evaluations at d <= 30,
-// 100 is needed at d = 100).
-constexpr std::size_t auto_population_min = 50, auto_population_max = 100;
-// BIPOP's small starts cross exponentially, its large ones binomially (docs/quality.md, "Exponential crossover on
-// BIPOP's small starts"): Lunacek's funnel at d = 30 (92 -> 100 %), nothing lost on the constrained suite (d <= 24),
-// and at d = 100 since restarts ignore improvements below the tolerance (same file, "A stall rule that ignores
-// improvements below the tolerance").
-constexpr de_crossover auto_de_crossover = de_crossover::alternate;
-// SHADE's success-history memory H = 20, between SHADE's 100 (Tanabe & Fukunaga 2013) and L-SHADE's 6 (2014,
-// ga.de's own default): the slower-moving means of F and CR keep large starts on the d = 100 funnels (Ackley
-// 92 -> 100 %, Lunacek 84 -> 100 %), the same successes at d <= 30 and on the constrained suite (docs/quality.md,
-// "SHADE's memory H = 20").
-constexpr int auto_de_memory = 20;
-// L-SHADE's archive of 2.6 N replaced parents (Tanabe & Fukunaga 2014), not SHADE's N, where the population is no
-// larger than d: x_r2 drawn from a larger, older archive keeps current-to-pbest/1's first start off Ackley's local
-// minima at d = 100 (783k -> 288k evaluations to target), the same successes at d = 50 and 100; where N > d (d < 50)
-// it cost evaluations on the constrained suite. A reading: N points span at most N - 1 of the d directions
-// (docs/quality.md, "L-SHADE's archive where N ≤ d").
-constexpr double auto_de_archive = 2.6;
-// Restarts wait for a converged population, else 5 x 100 generations (docs/quality.md, "Restarts that wait").
-constexpr double auto_restart_tolerance = 1e-8;
-constexpr double auto_repair_rate = 0.2;
-// auto's DE budget where no run length is given: 10^4 evaluations per gene (docs/quality.md, "the default run length").
-constexpr std::uint64_t auto_budget_per_gene = 10000;
+// `ga.algorithm: auto`'s values, each with the measurement behind it: engine/measured_defaults.hpp (C++ callers
+// get the same through fusedga::measured_defaults).
+namespace md = measured_default;
 
 /// `ga.algorithm` as written.
 enum class algorithm_setting { automatic, ga, de };
@@ -543,9 +516,9 @@ void resolve_auto_algorithm(const problem_entry& problem, const ga_given& given,
                   (problem.integer_variables ? " (its integer variables are real genes kept integral)" : "") +
                   ", no GA operator set; the best measured on docs/quality.md's suite";
   if (!given.restarts) {  // with islands too: each island restarts on its own (docs/islands.md, measured)
-    out.restarts.stall_generations = auto_restart_stall;
-    out.restarts.population_growth = auto_restart_growth;
-    out.restarts.convergence_tolerance = auto_restart_tolerance;
+    out.restarts.stall_generations = md::restart_stall;
+    out.restarts.population_growth = md::restart_growth;
+    out.restarts.convergence_tolerance = md::restart_tolerance;
     choice.restarts = "auto: the measured default";
   }
 }
@@ -705,25 +678,25 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
   // restarts, alternate crossover, SHADE's memory 20, the population by d where none is given, and L-SHADE's
   // archive 2.6 N where N <= d.
   if (given.automatic && out.algorithm == algorithm_kind::de && out.islands.count == 1) {
-    if (!given.restarts) out.restarts.schedule = auto_restart_schedule;
+    if (!given.restarts) out.restarts.schedule = md::restart_schedule_one_population;
     std::vector<std::string> de_set;  // what auto sets of ga.de, for --explain
     if (!given.crossover) {
-      out.de.crossover = auto_de_crossover;
-      de_set.push_back(std::string("crossover ") + to_string(auto_de_crossover));
+      out.de.crossover = md::crossover;
+      de_set.push_back(std::string("crossover ") + to_string(md::crossover));
     }
     if (!given.memory) {
-      out.de.memory = auto_de_memory;
-      de_set.push_back("memory " + std::to_string(auto_de_memory));
+      out.de.memory = md::memory;
+      de_set.push_back("memory " + std::to_string(md::memory));
     }
     if (!get("population") && dimension > 0) {
-      out.population = std::clamp(static_cast<std::size_t>(dimension), auto_population_min, auto_population_max);
+      out.population = std::clamp(static_cast<std::size_t>(dimension), md::population_min, md::population_max);
       out.elitism = std::min(out.elitism, out.population - 1);
       choice.population = "auto: the problem's dimension " + std::to_string(dimension) + ", clamped to [" +
-                          std::to_string(auto_population_min) + ", " + std::to_string(auto_population_max) + "]";
+                          std::to_string(md::population_min) + ", " + std::to_string(md::population_max) + "]";
     }
     if (!given.archive && dimension > 0 && out.population <= static_cast<std::size_t>(dimension)) {
-      out.de.archive = auto_de_archive;
-      const std::string a = detail::spec_number(auto_de_archive);
+      out.de.archive = md::archive_where_population_at_most_d;
+      const std::string a = detail::spec_number(md::archive_where_population_at_most_d);
       de_set.push_back("archive " + a + " (L-SHADE's " + a + " N, as the population " + std::to_string(out.population) +
                        " is at most the dimension " + std::to_string(dimension) + ")");
     }
@@ -819,7 +792,7 @@ void resolve_auto_repair(run_config& cfg, const problem_entry& problem, const ga
         "set rate: 0.2 to repair on the GPU too)";
     return;
   }
-  cfg.ga.constraints.gradient_repair.rate = auto_repair_rate;
+  cfg.ga.constraints.gradient_repair.rate = md::repair_rate;
   cfg.choice.repair = "auto: the measured default";
 }
 
@@ -898,7 +871,7 @@ run_config parse_any(const std::string& text, const std::string& source_name, co
   if (given.automatic && cfg.ga.algorithm == algorithm_kind::de && !given.generations && !cfg.ga.stop.evaluations &&
       dimension > 0 && !problem.population_evaluated) {
     cfg.ga.stop.evaluations =
-        std::max<std::uint64_t>(auto_budget_per_gene * static_cast<std::uint64_t>(dimension), cfg.ga.population);
+        std::max<std::uint64_t>(md::budget_per_gene * static_cast<std::uint64_t>(dimension), cfg.ga.population);
     cfg.choice.budget = "auto: 10^4 x the dimension " + std::to_string(dimension) +
                         " evaluations (CEC's MaxFES), as neither ga.generations nor stop.evaluations is given";
   }

@@ -44,4 +44,13 @@ std::string did_you_mean(std::string_view name, const std::vector<std::string>& 
   return best ? " (did you mean '" + *best + "'?)" : "";
 }
 
+std::string name_list(const std::vector<std::string>& names) {
+  constexpr std::size_t max_shown = 8;
+  std::string out;
+  for (std::size_t k = 0; k < names.size() && k < max_shown; ++k) out += (k ? ", " : "") + quoted(names[k]);
+  if (names.size() > max_shown) out += fmt::format(" and {} more", names.size() - max_shown);
+  if (!names.empty()) out += ", ";
+  return out + "pi and e";
+}
+
 }  // namespace fusedga::expr::parsing

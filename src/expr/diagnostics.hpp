@@ -34,4 +34,8 @@ std::string quoted(std::string_view text);
 /// " (did you mean 'x'?)" for text::closest_name's candidate, else "".
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates);
 
+/// "'a', 'b', ..., 'h' and 3 more, pi and e": the names an expression may use (at most 8 of `names` shown, quoted),
+/// for an unknown name with no close match.
+std::string name_list(const std::vector<std::string>& names);
+
 }  // namespace fusedga::expr::parsing

@@ -295,16 +295,18 @@ class parser {
     }
     const symbol* s = b_.symbols.find(id);
     if (!s) {
-      std::vector<std::string> candidates;  // innermost first: on a tie the nearest name wins
-      for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) candidates.emplace_back(scope->name);
-      candidates.insert(candidates.end(), b_.symbols.names.begin(), b_.symbols.names.end());
+      std::vector<std::string> declared;  // innermost first: on a tie the nearest name wins
+      for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) declared.emplace_back(scope->name);
+      declared.insert(declared.end(), b_.symbols.names.begin(), b_.symbols.names.end());
+      std::vector<std::string> candidates = declared;
       candidates.insert(candidates.end(), {"pi", "e"});
       for (const function_info& f : functions) candidates.emplace_back(f.name);  // `coss` -> cos, values first on a tie
       std::string lower(id.substr(0, 16));
       std::transform(lower.begin(), lower.end(), lower.begin(), [](char c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; });
       const bool non_finite = lower == "inf" || lower == "infinity" || lower == "nan";
-      fail(from_, t.where,
-           "unknown name " + quoted(id) + (non_finite ? " (only finite numbers are allowed)" : did_you_mean(id, candidates)));
+      std::string hint = non_finite ? " (only finite numbers are allowed)" : did_you_mean(id, candidates);
+      if (hint.empty()) hint = "; the names here are " + name_list(declared);  // no close one: say which there are
+      fail(from_, t.where, "unknown name " + quoted(id) + hint);
     }
     if (s->table >= 0) return lookup(t, s->table);
     if (!s->is_variable) {

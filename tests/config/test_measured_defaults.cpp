@@ -1,0 +1,100 @@
+// fusedga::measured_defaults (engine/measured_defaults.hpp): a C++ caller gets the options ga-run's
+// `ga.algorithm: auto` resolves to for the same problem, and the same run.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "engine/same_result.hpp"
+#include "fusedga/config/registry.hpp"
+#include "fusedga/config/run_config.hpp"
+#include "fusedga/engine/measured_defaults.hpp"
+#include "fusedga/problems/classic/rastrigin.hpp"
+#include "fusedga/problems/seed/constrained_quadratic.hpp"
+#include "fusedga/problems/seed/gene_sum.hpp"
+#include "fusedga/solve.hpp"
+
+using namespace fusedga;
+
+namespace {
+
+/// Every search setting auto may set, compared field by field.
+void require_same_search(const ga_options& a, const ga_options& b) {
+  CHECK(a.algorithm == b.algorithm);
+  CHECK(a.population == b.population);
+  CHECK(a.generations == b.generations);
+  CHECK(a.seed == b.seed);
+  CHECK(a.elitism == b.elitism);
+  CHECK(a.selection.tournament_size == b.selection.tournament_size);
+  CHECK(a.crossover.kind == b.crossover.kind);
+  CHECK(a.mutation.kind == b.mutation.kind);
+  CHECK(a.mutation.rate == b.mutation.rate);
+  CHECK(a.survival.kind == b.survival.kind);
+  CHECK(a.constraints.rule == b.constraints.rule);
+  CHECK(a.constraints.gradient_repair.rate == b.constraints.gradient_repair.rate);
+  CHECK(a.constraints.gradient_repair.iterations == b.constraints.gradient_repair.iterations);
+  CHECK(a.de.strategy == b.de.strategy);
+  CHECK(a.de.archive == b.de.archive);
+  CHECK(a.de.memory == b.de.memory);
+  CHECK(a.de.crossover == b.de.crossover);
+  CHECK(a.de.pbest == b.de.pbest);
+  CHECK(a.restarts.stall_generations == b.restarts.stall_generations);
+  CHECK(a.restarts.population_growth == b.restarts.population_growth);
+  CHECK(a.restarts.schedule == b.restarts.schedule);
+  CHECK(a.restarts.convergence_tolerance == b.restarts.convergence_tolerance);
+  CHECK(a.restarts.max_stall_generations == b.restarts.max_stall_generations);
+  CHECK(a.stop.evaluations == b.stop.evaluations);
+  CHECK(a.stop.target == b.stop.target);
+  CHECK(a.islands.count == b.islands.count);
+}
+
+ga_options ga_run_default(const std::string& problem) {
+  return parse_config("problem: " + problem + "\nbackend: serial\n", "run.yaml").ga;
+}
+
+}  // namespace
+
+TEST_CASE("measured defaults: the options ga-run's auto resolves to", "[config][defaults]") {
+  SECTION("constrained real genes, d = 3: DE with the repair, population 50, a budget of 10^4 · d") {
+    const ga_options o = measured_defaults(problems::ConstrainedQuadratic{});
+    CHECK(o.algorithm == algorithm_kind::de);
+    CHECK(o.population == 50);
+    CHECK(o.de.archive == 1.0);  // N 50 > d: SHADE's archive
+    CHECK(o.constraints.gradient_repair.rate == 0.2);
+    CHECK(o.stop.evaluations == 30000u);
+    require_same_search(o, ga_run_default("{builtin: seed/constrained-quadratic}"));
+  }
+  SECTION("unconstrained, d = 100: population 100, L-SHADE's archive, no repair") {
+    const ga_options o = measured_defaults(problems::Rastrigin<double>{100});
+    CHECK(o.population == 100);
+    CHECK(o.de.archive == 2.6);
+    CHECK(o.constraints.gradient_repair.rate == 0);
+    CHECK(o.stop.evaluations == 1000000u);
+    require_same_search(o, ga_run_default("{builtin: classic/rastrigin, params: {dimension: 100}}"));
+  }
+  SECTION("integer genes: the GA with the integer operators") {
+    const ga_options o = measured_defaults(problems::GeneSum<double>{40});
+    CHECK(o.algorithm == algorithm_kind::ga);
+    CHECK(o.crossover.kind == crossover_kind::uniform);
+    CHECK(o.mutation.kind == mutation_kind::uniform_reset);
+    CHECK_FALSE(o.stop.evaluations);
+    require_same_search(o, ga_run_default("{builtin: seed/gene-sum, params: {genes: 40}}"));
+  }
+  SECTION("an expression problem's shape: integer variables are real genes") {
+    const run_config cfg = parse_config(
+        "problem:\n  variables: {n: {bounds: [1, 9], integer: true}, x: [0, 1]}\n  objective: \"n * x\"\n"
+        "  constraints: [\"n + x >= 2\"]\nbackend: serial\n",
+        "run.yaml");
+    require_same_search(measured_defaults(problem_shape{2, false, true, false}), cfg.ga);
+  }
+}
+
+TEST_CASE("measured defaults: a C++ run is ga-run's default run, and finds the seed problem's optimum",
+          "[config][defaults]") {
+  const problems::ConstrainedQuadratic p{};
+  const Result cpp = solve(p, measured_defaults(p), backend::serial{});
+  const Result cli = run(parse_config("problem: {builtin: seed/constrained-quadratic}\nbackend: serial\n", "r.yaml"));
+  engine_test::require_identical(cpp, cli);
+  CHECK(cpp.feasible);
+  CHECK(std::abs(cpp.objective - 263.1739479) <= 1e-6 * 263.1739479);  // f* (README, seed example 2)
+}
