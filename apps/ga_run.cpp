@@ -39,6 +39,7 @@
 #include "fusedga/operators/operator_text.hpp"
 #include "config/checkpoint_file.hpp"
 #include "io/atomic_file.hpp"
+#include "io/distinct_files.hpp"
 #include "io/read_file.hpp"
 #if defined(FUSEDGA_HAS_MPI)
 #include <mpi.h>
@@ -67,13 +68,14 @@ extern "C" void on_stop_signal(int sig) {
 /// given (text, name, --set overrides), the output paths of the command line, and the checkpoint settings.
 struct resume_metadata {
   std::string config, source;
+  std::string config_file;  ///< the config's absolute path, empty for the embedded default: no output may replace it
   std::vector<std::string> overrides;
   std::string out, history;
   int every_generations = 0;
   double every_seconds = 0;
 
   std::string dump() const {
-    return nlohmann::ordered_json{{"config", config},   {"source", source},
+    return nlohmann::ordered_json{{"config", config},   {"source", source}, {"config_file", config_file},
                                   {"overrides", overrides}, {"out", out},
                                   {"history", history}, {"checkpoint_every", every_generations},
                                   {"checkpoint_every_s", every_seconds}}
@@ -85,6 +87,7 @@ struct resume_metadata {
       resume_metadata m;
       m.config = j.at("config").get<std::string>();
       m.source = j.at("source").get<std::string>();
+      m.config_file = j.value("config_file", std::string());  // absent before 2026-12-07
       m.overrides = j.at("overrides").get<std::vector<std::string>>();
       m.out = j.at("out").get<std::string>();
       m.history = j.at("history").get<std::string>();
@@ -277,44 +280,6 @@ void explain(const fusedga::run_config& cfg, bool emit_source) {
   }
 }
 
-/// Whether paths `a` and `b` name one file: compared as weakly_canonical paths (symbolic links and `.`/`..`
-/// resolved), or as spelled where the file system cannot say.
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec1, ec2;
-  const auto x = std::filesystem::weakly_canonical(a, ec1);
-  const auto y = std::filesystem::weakly_canonical(b, ec2);
-  return ec1 || ec2 ? a == b : x == y;
-}
-
-/// Throws config_error when one file would be written twice (the second write would replace the first) or an
-/// output would replace an input: the result, the history and the checkpoint must be three files, none of them
-/// the config; the result and the history must not be the checkpoint resumed from, which the checkpoint itself
-/// may be (a resumed run goes on writing its own checkpoint).
-void check_distinct_files(const fusedga::output_config& output, const std::string& checkpoint,
-                          const std::string& config, const std::string& resumed) {
-  struct named {
-    std::string what, path;
-    bool checkpoint;
-  };
-  std::vector<named> outputs;
-  if (output.result) outputs.push_back({"the result (--out / output.result)", *output.result, false});
-  if (output.history) outputs.push_back({"the history (--history / output.history)", *output.history, false});
-  if (!checkpoint.empty()) outputs.push_back({"the checkpoint (--checkpoint)", checkpoint, true});
-  for (std::size_t a = 0; a < outputs.size(); ++a)
-    for (std::size_t b = a + 1; b < outputs.size(); ++b)
-      if (same_file(outputs[a].path, outputs[b].path))
-        throw fusedga::config_error(outputs[a].what + " and " + outputs[b].what + " name the same file " +
-                                    outputs[a].path + "; give each its own");
-  for (const named& o : outputs) {
-    if (!config.empty() && same_file(o.path, config))
-      throw fusedga::config_error(o.what + " names the config " + config +
-                                  ", which it would replace; give another file");
-    if (!resumed.empty() && !o.checkpoint && same_file(o.path, resumed))
-      throw fusedga::config_error(o.what + " names the checkpoint resumed from, " + resumed +
-                                  ", which it would replace; give another file");
-  }
-}
-
 int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
   CLI::App app{"ga-run: solve a problem with FusedGA's fused genetic algorithm"};
   std::string config_path;
@@ -396,6 +361,7 @@ int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
   if (resume_path.empty() || !config_path.empty()) {  // else meta holds the checkpoint's config
     meta.config = config_path.empty() ? fusedga::default_config_yaml() : fusedga::read_config_text(config_path);
     meta.source = config_path.empty() ? "<embedded default>" : config_path;
+    meta.config_file = fusedga::absolute_path(config_path);
     meta.overrides = overrides;
   }
   fusedga::run_config cfg = fusedga::parse_config(meta.config, meta.source, meta.overrides);
@@ -418,7 +384,8 @@ int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
   }
   if (!out_path.empty()) cfg.output.result = out_path;
   if (!history_path.empty()) cfg.output.history = history_path;
-  check_distinct_files(cfg.output, checkpoint_path, config_path, resume_path);
+  fusedga::check_distinct_files(
+      {cfg.output.result, cfg.output.history, checkpoint_path, meta.config_file, resume_path});
   // Before the first generation: a run must not end by failing to write what it found.
   for (const auto& path : {cfg.output.result, cfg.output.history,
                            checkpoint_path.empty() ? std::optional<std::string>() : checkpoint_path}) {
@@ -455,12 +422,8 @@ int run(int argc, char** argv, fusedga::apps::mpi_world& world) {
                                                       checkpoint_failed = true;
                                                     });
     // --out and --history as absolute paths: a resume from another directory writes where this run would have.
-    const auto absolute = [](const std::string& path) {
-      std::error_code ec;
-      return path.empty() ? path : std::filesystem::absolute(path, ec).lexically_normal().string();
-    };
-    meta.out = absolute(out_path);
-    meta.history = absolute(history_path);
+    meta.out = fusedga::absolute_path(out_path);
+    meta.history = fusedga::absolute_path(history_path);
     meta.every_generations = hooks.checkpoint.every_generations;
     meta.every_seconds = hooks.checkpoint.every_seconds;
     hooks.checkpoint.metadata = meta.dump();

@@ -42,7 +42,7 @@ class Expression:
         How it is evaluated on the CPU; ``auto`` (the default) takes the JIT when a C++ compiler is usable.
 
     Nothing is checked here: ``solve`` parses it and raises ``ConfigError`` located at the field, e.g.
-    ``Expression(objective=...): problem.objective: column 5: unknown name 'q'``.
+    ``Expression(objective=...): problem.objective: column 5: unknown name 'q'; the names here are 'x', pi and e``.
     """
 
     __slots__ = ("variables", "objective", "constraints", "sense", "constants", "name", "engine")

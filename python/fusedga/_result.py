@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Dict, List, Union
 
 import numpy as np
@@ -94,7 +95,7 @@ class Result:
         return dict(zip(self.variables, self._values()))
 
     def _values(self) -> List[Union[float, int]]:
-        return [int(v) if integer and v == v else v for v, integer in zip(self.x.tolist(), self._integer)]
+        return [int(v) if integer and math.isfinite(v) else v for v, integer in zip(self.x.tolist(), self._integer)]
 
     def __getitem__(self, name: str) -> Union[float, int, np.ndarray]:
         """The gene named ``name``, or the elements of vector variable ``name`` as an ndarray. Raises KeyError."""

@@ -3,6 +3,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "fusedga/config/result_writer.hpp"
 #include "fusedga/core/error.hpp"
 #include "io/atomic_file.hpp"
+#include "io/distinct_files.hpp"
 #include "io/read_file.hpp"
 #include "python_hooks.hpp"
 #include "result_convert.hpp"
@@ -24,11 +26,12 @@ namespace fusedga::python {
 nb::dict run_from_python(const run_config& parsed, nb::object callback, bool integer_genes, const native_run& engine,
                          const checkpoint_request& checkpoint) {
   run_config cfg = parsed;
-  if (checkpoint.path)
-    for (const auto& path : {cfg.output.result, cfg.output.history})
-      if (path && *path == *checkpoint.path)
-        throw config_error("solve(checkpoint=...): " + *checkpoint.path + " names the same file as an output; give "
-                           "each its own");
+  // As ga-run: no output may replace another, the config file or the checkpoint resumed from.
+  std::error_code no_file;
+  check_distinct_files({cfg.output.result, cfg.output.history, checkpoint.path.value_or(""),
+                        std::filesystem::is_regular_file(cfg.source, no_file) ? cfg.source : "",
+                        checkpoint.resume.value_or("")},
+                       {"the result (output.result)", "the history (output.history)", "solve(checkpoint=...)"});
   for (const auto& path : {cfg.output.result, cfg.output.history, checkpoint.path})
     if (path) {  // before the run, as ga-run: a run must not end by failing to write what it found
       try {
@@ -65,13 +68,14 @@ nb::dict run_from_python(const run_config& parsed, nb::object callback, bool int
   std::vector<std::string> notices = hooks.notices();
   if (!notice.empty()) notices.insert(notices.begin(), notice);
   if (!checkpoint_failed.empty()) notices.push_back(checkpoint_failed);
-  if (const std::string unusable = unusable_result_text(r); !unusable.empty()) {  // ga-run's exit 1: here a warning
-    notices.push_back(unusable);
-    if (PyErr_WarnEx(PyExc_RuntimeWarning, unusable.c_str(), 1) < 0) throw nb::python_error();  // -W error
-  }
   const run_info info{cfg.problem.builtin, to_string(cfg.backend), threads, to_string(cfg.precision), cfg.ga.seed};
   if (cfg.output.result) write_file_atomic(*cfg.output.result, result_json(r, info));
   if (cfg.output.history) write_file_atomic(*cfg.output.history, history_csv(r));
+  // ga-run's exit 1 after writing the outputs: here a warning, after them too (under -W error it raises)
+  if (const std::string unusable = unusable_result_text(r); !unusable.empty()) {
+    notices.push_back(unusable);
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, unusable.c_str(), 1) < 0) throw nb::python_error();
+  }
   return result_to_python(r, info, integer_genes, notices);
 }
 

@@ -1,8 +1,10 @@
 """fusedga.BatchProblem: a NumPy (or PyTorch) fitness over the whole population, handed the engine's genes
 without a copy; known optima, the zero-copy contract, parity with the built-in, errors and Ctrl-C."""
 
+import json
 import os
 import signal
+import warnings
 
 import numpy as np
 import pytest
@@ -208,13 +210,22 @@ def test_a_wrong_return_names_fn_what_it_returned_and_what_was_expected(returned
         fusedga.solve(p, population=10, generations=2, seed=1)
 
 
-def test_a_run_where_no_individual_is_finite_warns_and_says_so_in_its_notices():
+def test_a_run_where_no_individual_is_finite_warns_and_says_so_in_its_notices(tmp_path):
     p = fusedga.BatchProblem(lambda X: np.full(len(X), np.nan), [(0, 1)])
     with pytest.warns(RuntimeWarning, match="no individual had a finite objective and violation"):
         r = fusedga.solve(p, population=10, generations=3, seed=1)
+    # A config's outputs are written before the warning, which raises under -W error.
+    config, out = tmp_path / "nan.yaml", tmp_path / "r.json"
+    config.write_text('problem: {variables: {x: [0, 1]}, objective: "log(x - 2)"}\n'
+                      f"ga: {{population: 10, generations: 3}}\noutput: {{result: {json.dumps(str(out))}}}\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RuntimeWarning):
+            fusedga.solve(config)
+    assert json.loads(out.read_text())["generations"] == 3
     assert not r.feasible and r.not_a_number == 40
     assert r.notices[-1].startswith("no individual had a finite objective and violation (best objective nan, ")
-    assert r.notices[-1].endswith("; 40 NaN individuals in generations 0 to 3)")
+    assert r.notices[-1].endswith("; 40 individuals NaN or infinitely good in generations 0 to 3)")
 
 
 def test_an_exception_in_fn_propagates_unchanged():

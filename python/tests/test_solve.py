@@ -79,6 +79,32 @@ def test_a_config_files_outputs_are_written_as_ga_run_writes_them(tmp_path):
     assert len(history.read_text().splitlines()) == 1 + len(r.history["generation"])
 
 
+def test_an_output_that_would_replace_the_config_or_another_output_is_refused_before_the_run(tmp_path):
+    path = tmp_path / "run.yaml"
+    text = "problem: {builtin: seed/trig-constrained}\nga: {population: 60, generations: 3}\n"
+    path.write_text(text + f"output: {{result: {json.dumps(str(path))}}}\n")
+    with pytest.raises(fusedga.ConfigError, match=r"the result \(output\.result\) names the config .*run\.yaml, "
+                                                  r"which it would replace"):
+        fusedga.solve(path)
+    both = tmp_path / "both.yaml"
+    both.write_text(text + f"output: {{result: {json.dumps(str(tmp_path / 'x'))}, "
+                           f"history: {json.dumps(str(tmp_path) + '/./x')}}}\n")
+    with pytest.raises(fusedga.ConfigError, match=r"the result \(output\.result\) and the history "
+                                                  r"\(output\.history\) name the same file"):
+        fusedga.solve(both)
+    assert not (tmp_path / "x").exists()
+    ck = tmp_path / "c.ckpt"
+    fusedga.solve("seed/trig-constrained", population=60, generations=3, checkpoint=ck)
+    saved = ck.read_bytes()
+    onto = tmp_path / "onto.yaml"
+    onto.write_text(text + f"output: {{result: {json.dumps(str(ck))}}}\n")
+    # resume= goes on writing its checkpoint, so the result would replace that file
+    with pytest.raises(fusedga.ConfigError, match=r"the result \(output\.result\) and solve\(checkpoint=\.\.\.\) "
+                                                  r"name the same file .*c\.ckpt"):
+        fusedga.solve(onto, generations=5, resume=ck)
+    assert ck.read_bytes() == saved
+
+
 def test_history_is_a_dict_of_arrays_one_row_per_generation():
     r = fusedga.solve("seed/trig-constrained", algorithm="ga", population=100, generations=12, seed=2)
     assert r.generations == 12 and r.stop_reason == "generations"

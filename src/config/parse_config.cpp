@@ -63,7 +63,7 @@ problem:
   builtin: seed/constrained-quadratic
   params: {}
 # No GA operator is set, so ga.algorithm auto runs the measured default (docs/quality.md, "Defaults"):
-# SHADE differential evolution, IPOP restarts, gradient repair of violated constraints (CPU backends).
+# SHADE differential evolution, BIPOP restarts, gradient repair of violated constraints (CPU backends).
 ga:
   population: 10000
   generations: 300
@@ -404,17 +404,21 @@ void read_selection(const located& section, const problem_entry& problem, std::s
   read_operator_section<selection_kind>(section, selection_family, problem, double(population), nullptr, out);
 }
 
+// The integer-gene operators and `ga.algorithm: auto`'s values, each with the measurement behind it: engine/measured_defaults.hpp (C++ callers
+// get the same through fusedga::measured_defaults).
+namespace md = measured_default;
+
 /// `ga.crossover:`. Without a `type:`, integer-gene problems get uniform crossover.
 void read_crossover(const std::optional<located>& section, const problem_entry& problem, crossover_options& out) {
   // These are the defaults for integer genes: SBX (the default otherwise) needs real genes.
-  if (problem.integer_genes) out.kind = crossover_kind::uniform;
+  if (problem.integer_genes) out.kind = md::integer_crossover;
   if (section) read_operator_section(*section, crossover_family, problem, 0, &out.kind, out);
 }
 
 /// `ga.mutation:`. Without a `type:`, integer-gene problems get uniform-reset mutation.
 void read_mutation(const std::optional<located>& section, const problem_entry& problem, mutation_options& out) {
   // These are the defaults for integer genes: polynomial mutation (the default otherwise) needs real genes.
-  if (problem.integer_genes) out.kind = mutation_kind::uniform_reset;
+  if (problem.integer_genes) out.kind = md::integer_mutation;
   if (section) read_operator_section(*section, mutation_family, problem, 0, &out.kind, out);
 }
 
@@ -475,9 +479,6 @@ void read_survival(const located& section, const problem_entry& problem, surviva
 /// `ga:`'s keys that only the GA reads, refused with `algorithm: de` (DE would silently ignore them).
 const std::vector<std::string> ga_only_keys = {"selection", "crossover", "mutation", "elitism", "survival"};
 
-// `ga.algorithm: auto`'s values, each with the measurement behind it: engine/measured_defaults.hpp (C++ callers
-// get the same through fusedga::measured_defaults).
-namespace md = measured_default;
 
 /// `ga.algorithm` as written.
 enum class algorithm_setting { automatic, ga, de };
@@ -689,12 +690,12 @@ void read_ga(const std::optional<located>& section, const problem_entry& problem
       de_set.push_back("memory " + std::to_string(md::memory));
     }
     if (!get("population") && dimension > 0) {
-      out.population = std::clamp(static_cast<std::size_t>(dimension), md::population_min, md::population_max);
+      out.population = md::population(static_cast<std::size_t>(dimension));
       out.elitism = std::min(out.elitism, out.population - 1);
       choice.population = "auto: the problem's dimension " + std::to_string(dimension) + ", clamped to [" +
                           std::to_string(md::population_min) + ", " + std::to_string(md::population_max) + "]";
     }
-    if (!given.archive && dimension > 0 && out.population <= static_cast<std::size_t>(dimension)) {
+    if (!given.archive && dimension > 0 && md::large_archive(out.population, static_cast<std::size_t>(dimension))) {
       out.de.archive = md::archive_where_population_at_most_d;
       const std::string a = detail::spec_number(md::archive_where_population_at_most_d);
       de_set.push_back("archive " + a + " (L-SHADE's " + a + " N, as the population " + std::to_string(out.population) +
@@ -870,8 +871,7 @@ run_config parse_any(const std::string& text, const std::string& source_name, co
   // fitness, often costly: 10^4·d calls' worth is the user's to choose).
   if (given.automatic && cfg.ga.algorithm == algorithm_kind::de && !given.generations && !cfg.ga.stop.evaluations &&
       dimension > 0 && !problem.population_evaluated) {
-    cfg.ga.stop.evaluations =
-        std::max<std::uint64_t>(md::budget_per_gene * static_cast<std::uint64_t>(dimension), cfg.ga.population);
+    cfg.ga.stop.evaluations = md::budget(static_cast<std::size_t>(dimension), cfg.ga.population);
     cfg.choice.budget = "auto: 10^4 x the dimension " + std::to_string(dimension) +
                         " evaluations (CEC's MaxFES), as neither ga.generations nor stop.evaluations is given";
   }

@@ -73,7 +73,7 @@ std::string unusable_result_text(const Result& r) {
   const bool all_nan = std::isnan(r.objective) || std::isnan(r.violation);
   const auto shown = [](double v) { return std::isnan(v) ? std::string("nan") : fmt::format("{}", v); };
   return fmt::format(
-      "{} (best objective {}, violation {}; {} NaN individuals in generations 0 to {})",
+      "{} (best objective {}, violation {}; {} individuals NaN or infinitely good in generations 0 to {})",
       all_nan ? "no individual had a finite objective and violation" : "the best individual is not finite",
       shown(r.objective), shown(r.violation), r.not_a_number, r.generations);
 }

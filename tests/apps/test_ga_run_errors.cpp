@@ -27,7 +27,7 @@ TEST_CASE("ga-run: NaN everywhere is exit 1 after writing the results, NaNs coun
                                     (dir / "h.csv").string());
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.err, Catch::Contains("no individual had a finite objective and violation"));
-  CHECK_THAT(r.err, Catch::Contains("80 NaN individuals in generations 0 to 3); results written"));
+  CHECK_THAT(r.err, Catch::Contains("80 individuals NaN or infinitely good in generations 0 to 3); results written"));
   CHECK_THAT(r.out, Catch::Contains("best         nan"));
   CHECK_THAT(r.out, Catch::Contains("feasible     no"));
   const auto j = nlohmann::json::parse(slurp(dir / "r.json"));
@@ -43,7 +43,7 @@ TEST_CASE("ga-run: NaN everywhere is exit 1 after writing the results, NaNs coun
   // without --out and --history nothing is written, and the message does not say otherwise
   const outcome bare = ga_run(dir, (dir / "nan.yaml").string());
   CHECK(bare.exit_code == 1);
-  CHECK_THAT(bare.err, Catch::EndsWith("80 NaN individuals in generations 0 to 3)\n"));
+  CHECK_THAT(bare.err, Catch::EndsWith("80 individuals NaN or infinitely good in generations 0 to 3)\n"));
 }
 
 TEST_CASE("ga-run: NaN in part of the domain ranks worst and the run succeeds", "[ga-run][nan]") {
@@ -170,6 +170,12 @@ TEST_CASE("ga-run: an output that would replace the config, the resumed checkpoi
   CHECK(resumed.exit_code == 2);
   CHECK_THAT(resumed.err, Catch::Contains("names the checkpoint resumed from"));
   CHECK(slurp(dir / "c.ckpt") == saved);
+  // Resumed without the config (the checkpoint's copy runs): the config file is still not an output.
+  const outcome over_config = ga_run(dir, "-q --resume " + (dir / "c.ckpt").string() + " --set ga.generations=8 --out " +
+                                              dir.path.string() + "/./t.yaml");
+  CHECK(over_config.exit_code == 2);
+  CHECK_THAT(over_config.err, Catch::Contains("names the config " + t + ", which it would replace"));
+  CHECK(slurp(dir / "t.yaml") == config);
   CHECK(ga_run(dir, "-q --resume " + (dir / "c.ckpt").string() + " --set ga.generations=8").exit_code == 0);
 }
 

@@ -2,10 +2,14 @@
 // `ga.algorithm: auto` resolves to for the same problem, and the same run.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
+#include "config/batch_specs.hpp"
 #include "engine/same_result.hpp"
+#include "fusedga/config/batch_entry.hpp"
 #include "fusedga/config/registry.hpp"
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/engine/measured_defaults.hpp"
@@ -79,6 +83,24 @@ TEST_CASE("measured defaults: the options ga-run's auto resolves to", "[config][
     CHECK(o.mutation.kind == mutation_kind::uniform_reset);
     CHECK_FALSE(o.stop.evaluations);
     require_same_search(o, ga_run_default("{builtin: seed/gene-sum, params: {genes: 40}}"));
+  }
+  SECTION("the population's and the archive's boundaries: d = 1, 49, 50, 51, 100, 101") {
+    for (const int d : {1, 49, 50, 51, 100, 101}) {
+      INFO("d = " << d);
+      const ga_options o = measured_defaults(problems::Rastrigin<double>{d});
+      CHECK(o.population == (d < 50 ? 50u : d > 100 ? 100u : std::size_t(d)));
+      CHECK(o.de.archive == (d >= 50 ? 2.6 : 1.0));
+      CHECK(o.stop.evaluations == std::max<std::uint64_t>(10000u * std::uint64_t(d), o.population));
+      require_same_search(
+          o, ga_run_default("{builtin: classic/rastrigin, params: {dimension: " + std::to_string(d) + "}}"));
+    }
+  }
+  SECTION("a population-evaluated problem: no repair, no budget") {
+    const ga_options o = measured_defaults(problem_shape{2, false, true, true});
+    CHECK(o.constraints.gradient_repair.rate == 0);
+    CHECK_FALSE(o.stop.evaluations);
+    CHECK(o.generations == 300);
+    require_same_search(o, parse_batch_config(batch_test::disk_spec(), "backend: serial\n", "run.yaml").ga);
   }
   SECTION("an expression problem's shape: integer variables are real genes") {
     const run_config cfg = parse_config(

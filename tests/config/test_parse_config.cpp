@@ -488,7 +488,9 @@ TEST_CASE("validate: each run option's message names it, its value and the range
   CHECK(message([](ga_options& o) { o.stop.time_limit_s = 0; }) ==
         "stop.time_limit_s: expected a number of seconds > 0, got 0");
   CHECK(message([](ga_options& o) { o.stop.target = std::numeric_limits<double>::quiet_NaN(); }) ==
-        "stop.target: expected a number, got NaN");
+        "stop.target: expected a finite number, got NaN");
+  CHECK(message([](ga_options& o) { o.stop.target = -std::numeric_limits<double>::infinity(); }) ==
+        "stop.target: expected a finite number, got -inf");
 }
 
 TEST_CASE("survival, algorithm and de sections", "[config][survival][de]") {

@@ -34,8 +34,8 @@ std::string result_json(const Result& r, const run_info& info);
 std::string history_csv(const Result& r);
 
 /// "" for a usable result (Result::finite), else why not, one line: "no individual had a finite objective and
-/// violation (best objective nan, violation nan; N NaN individuals in generations 0 to G)", or "the best
-/// individual is not finite (...)". ga-run prints it as an error and exits 1; Python adds it to Result.notices
+/// violation (best objective nan, violation nan; N individuals NaN or infinitely good in generations 0 to G)", or
+/// "the best individual is not finite (...)". ga-run prints it as an error and exits 1; Python adds it to Result.notices
 /// and warns (README, "NaN and infinity").
 std::string unusable_result_text(const Result& r);
 

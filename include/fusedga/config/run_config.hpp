@@ -69,9 +69,9 @@ struct output_config {
 /**
  * How `ga.algorithm` and the settings it brings were chosen. The YAML default is `auto`
  * (docs/quality.md, "Defaults"), resolved by `parse_config`: differential evolution (SHADE,
- * IPOP restarts after 100 stalled generations, gradient repair at rate 0.2 on constrained
- * problems off the GPU) for real genes when no GA-only key is set, else the GA. The C++
- * `ga_options` defaults are not changed by this (the library API keeps the GA).
+ * BIPOP restarts after 100 stalled generations, IPOP with islands, gradient repair at rate 0.2
+ * on constrained problems off the GPU) for real genes when no GA-only key is set, else the GA.
+ * The values are engine/measured_defaults.hpp's; a bare C++ `ga_options` is the GA.
  */
 struct algorithm_choice {
   bool automatic = false;  ///< `ga.algorithm` was `auto` or not given

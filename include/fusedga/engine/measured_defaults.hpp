@@ -49,6 +49,18 @@ inline constexpr double repair_rate = 0.2;
 /// The budget where no run length is given: 10^4 evaluations per gene, CEC's MaxFES = 10,000 x D ("the default
 /// run length"). Not for population-batch problems, whose fitness is often costly.
 inline constexpr std::uint64_t budget_per_gene = 10000;
+/// Integer genes get the GA with these operators: SBX and polynomial mutation need real genes.
+inline constexpr crossover_kind integer_crossover = crossover_kind::uniform;
+inline constexpr mutation_kind integer_mutation = mutation_kind::uniform_reset;
+
+/// The population where none is given, for d >= 1 genes.
+constexpr std::size_t population(std::size_t d) { return std::clamp(d, population_min, population_max); }
+/// Whether a population of n over d genes gets L-SHADE's archive (archive_where_population_at_most_d).
+constexpr bool large_archive(std::size_t n, std::size_t d) { return n <= d; }
+/// The budget for d genes and a population of n (a run evaluates at least its first population).
+constexpr std::uint64_t budget(std::size_t d, std::size_t n) {
+  return std::max<std::uint64_t>(budget_per_gene * d, n);
+}
 }  // namespace measured_default
 
 /// What the measured default depends on.
@@ -63,7 +75,7 @@ struct problem_shape {
 template <class Problem>
 problem_shape shape_of(const Problem& problem) {
   static_assert(is_problem_v<Problem>, "shape_of: not a problem type (see check_problem)");
-  return {problem.dimension(), std::is_integral_v<gene_t<Problem>>,
+  return {static_cast<int>(problem.dimension()), std::is_integral_v<gene_t<Problem>>,
           inequality_count(problem) + equality_count(problem) > 0, detail::has_population_evaluation<Problem>::value};
 }
 
@@ -74,18 +86,22 @@ problem_shape shape_of(const Problem& problem) {
  * - real genes: SHADE (Tanabe & Fukunaga 2013) with memory 20 and the `alternate` crossover, BIPOP restarts
  *   (Hansen 2009) after 100 stalled generations of a converged population, population d clamped to [50, 100],
  *   archive 2.6 N where N <= d; on a constrained problem the gradient repair at rate 0.2 (Takahama & Sakai
- *   2006); a budget of 10^4 · d evaluations (`stop.evaluations`, no generation limit).
- * Change any field afterwards as with ga_options. Islands (`islands.count` > 1) are measured with IPOP restarts
- * and without the population and archive rules: `ga-run`'s `auto` sets those only for one population. On
- * `backend::cuda` `ga-run` sets the repair's rate to 0 (its cost on a GPU is not yet measured).
- * Thread-safe; throws nothing.
+ *   2006); a budget of max(10^4 · d, N) evaluations (`stop.evaluations`, no generation limit). A
+ *   population-evaluated problem (`evaluate_population`) gets neither the repair nor the budget (300
+ *   generations).
+ * Any field may be changed afterwards, but the budget and the archive follow from the population: with another
+ * population set `stop.evaluations` (at least the population; `measured_default::budget`) and `de.archive`
+ * (`measured_default::large_archive`) as ga-run does; with `generations` set, ga-run drops the budget
+ * (`stop.evaluations.reset()`). With islands (`islands.count` > 1) ga-run keeps IPOP restarts, `bin` crossover,
+ * memory 6, archive 1 and the given population (measured so, docs/islands.md). On `backend::cuda` ga-run sets the
+ * repair's rate to 0 (its cost on a GPU is not yet measured). Thread-safe; throws nothing.
  */
 inline ga_options measured_defaults(const problem_shape& shape) {
   namespace m = measured_default;
   ga_options o;
   if (shape.integer_genes) {
-    o.crossover.kind = crossover_kind::uniform;
-    o.mutation.kind = mutation_kind::uniform_reset;
+    o.crossover.kind = m::integer_crossover;
+    o.mutation.kind = m::integer_mutation;
     return o;
   }
   o.algorithm = algorithm_kind::de;
@@ -98,10 +114,10 @@ inline ga_options measured_defaults(const problem_shape& shape) {
   if (shape.constrained && !shape.population_evaluated) o.constraints.gradient_repair.rate = m::repair_rate;
   if (shape.dimension <= 0) return o;
   const auto d = static_cast<std::size_t>(shape.dimension);
-  o.population = std::clamp(d, m::population_min, m::population_max);
-  if (o.population <= d) o.de.archive = m::archive_where_population_at_most_d;
+  o.population = m::population(d);
+  if (m::large_archive(o.population, d)) o.de.archive = m::archive_where_population_at_most_d;
   if (!shape.population_evaluated) {
-    o.stop.evaluations = std::max<std::uint64_t>(m::budget_per_gene * d, o.population);
+    o.stop.evaluations = m::budget(d, o.population);
     o.generations = std::numeric_limits<int>::max();  // the budget ends the run
   }
   return o;

@@ -3,6 +3,7 @@
 /// Checks `ga_options` against a problem before a run starts; the operator
 /// parameters' ranges and gene kinds come from the operator table (catalog.hpp).
 
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -134,8 +135,11 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
     check_range(*o.stop.time_limit_s > 0, [&] {
       return "stop.time_limit_s: expected a number of seconds > 0, got " + detail::spec_number(*o.stop.time_limit_s);
     });
-  if (o.stop.target)  // NaN would never be reached: the run would ignore it without a word
-    check_range(*o.stop.target == *o.stop.target, "stop.target: expected a number, got NaN");
+  if (o.stop.target)  // NaN is never reached, and ±inf is reached by nothing or at once: ignored without a word
+    check_range(std::isfinite(*o.stop.target), [&] {
+      return std::string("stop.target: expected a finite number, got ") +
+             (std::isnan(*o.stop.target) ? "NaN" : *o.stop.target > 0 ? "inf" : "-inf");
+    });
   if (o.stop.evaluations)
     check_range(*o.stop.evaluations >= o.population, [&] {
       return "stop.evaluations: expected an integer >= population = " + std::to_string(o.population) +

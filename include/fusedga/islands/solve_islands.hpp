@@ -369,6 +369,9 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
     const std::vector<std::vector<std::byte>> all = transport.all_gather(w.bytes);
     bool interrupted = false;
     double slowest = 0;
+    // This rank's own exception first, even when a lower rank failed in the same epoch (the others throw the
+    // first failed rank's message).
+    if (failure.failed && failure.thrown) std::rethrow_exception(failure.thrown);
     for (int q = 0; q < R; ++q) {
       detail::byte_reader in{all[static_cast<std::size_t>(q)]};
       const bool failed = in.get<std::uint8_t>() != 0;
@@ -377,8 +380,7 @@ Result solve_islands(const Problem& problem, const ga_options& options, const Ba
       slowest = std::max(slowest, in.get<double>());
       std::string what(in.get<std::uint64_t>(), '\0');
       in.get_n(what.data(), what.size());
-      if (failed) {  // every rank throws the same error; the rank where it happened, the exception itself
-        if (q == me && failure.thrown) std::rethrow_exception(failure.thrown);
+      if (failed) {  // every other rank throws the first failed rank's error
         const std::string msg = (R > 1 ? "rank " + std::to_string(q) + ": " : std::string()) + what;
         if (config) throw config_error(msg);
         throw std::runtime_error(msg);
