@@ -9,6 +9,8 @@
 namespace fusedga {
 
 bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;  // one existing file: also hard links
   std::error_code ec1, ec2;
   const auto x = std::filesystem::weakly_canonical(a, ec1);
   const auto y = std::filesystem::weakly_canonical(b, ec2);

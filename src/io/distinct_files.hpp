@@ -7,8 +7,9 @@
 
 namespace fusedga {
 
-/// Whether paths `a` and `b` name one file: compared as weakly_canonical paths (symbolic links and `.`/`..`
-/// resolved), or as spelled where the file system cannot say.
+/// Whether paths `a` and `b` name one file: the same existing file (std::filesystem::equivalent: symbolic and
+/// hard links too), else the same weakly_canonical path (`.`/`..` resolved), or as spelled where the file
+/// system cannot say.
 bool same_file(const std::string& a, const std::string& b);
 
 /// `path` made absolute and normal ("" stays ""), for a checkpoint resumed from another directory.

@@ -156,6 +156,11 @@ TEST_CASE("ga-run: an output that would replace the config, the resumed checkpoi
     CHECK_THAT(r.err, Catch::Contains("names the config " + t + ", which it would replace"));
     CHECK(slurp(dir / "t.yaml") == config);
   }
+  fs::create_hard_link(dir / "t.yaml", dir / "link.yaml");  // another name of the same file
+  const outcome linked = ga_run(dir, t + " -q --out " + (dir / "link.yaml").string());
+  CHECK(linked.exit_code == 2);
+  CHECK_THAT(linked.err, Catch::Contains("names the config " + t + ", which it would replace"));
+  CHECK(slurp(dir / "t.yaml") == config);
   const outcome both = ga_run(
       dir, t + " -q --checkpoint " + (dir / "g.ckpt").string() + " --out " + dir.path.string() + "/sub/../g.ckpt");
   CHECK(both.exit_code == 2);
