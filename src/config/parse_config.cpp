@@ -404,8 +404,8 @@ void read_selection(const located& section, const problem_entry& problem, std::s
   read_operator_section<selection_kind>(section, selection_family, problem, double(population), nullptr, out);
 }
 
-// The integer-gene operators and `ga.algorithm: auto`'s values, each with the measurement behind it: engine/measured_defaults.hpp (C++ callers
-// get the same through fusedga::measured_defaults).
+// The integer-gene operators and `ga.algorithm: auto`'s values and rules, each with the measurement behind it:
+// engine/measured_defaults.hpp (C++ callers get the same through fusedga::measured_defaults).
 namespace md = measured_default;
 
 /// `ga.crossover:`. Without a `type:`, integer-gene problems get uniform crossover.

@@ -54,6 +54,15 @@ struct temp_dir {
   }
 };
 
+/// A suite of one problem, sphere in 3 variables (f* = 0), with the methods file `methods_yaml`, written into `t`.
+quality_suite sphere_suite(const temp_dir& t, const std::string& methods_yaml) {
+  t.write("m.yaml", methods_yaml);
+  t.write("sphere.yaml", "problem: {name: sphere, variables: {x: {size: 3, bounds: [-5, 5]}}, "
+                         "objective: \"sum(i=0:2, x[i]^2)\"}\n");
+  return load_quality_suite(
+      t.write("s.yaml", "methods: m.yaml\nproblems: [{config: sphere.yaml, best_known: 0, source: s}]\n"));
+}
+
 std::string read(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream s;
@@ -382,14 +391,8 @@ TEST_CASE("quality bench: a tiny --quality run writes a complete report") {
 
 TEST_CASE("quality bench: a budget below any method's initial population is refused before anything runs") {
   temp_dir t;
-  t.write("m.yaml",
-          "methods:\n  small: {ga.algorithm: de, ga.population: 40}\n"
-          "  big: {ga.algorithm: ga, ga.population: 400}\n");
-  t.write("sphere.yaml",
-          "problem: {name: sphere, variables: {x: {size: 3, bounds: [-5, 5]}}, "
-          "objective: \"sum(i=0:2, x[i]^2)\"}\n");
-  const quality_suite s = load_quality_suite(
-      t.write("s.yaml", "methods: m.yaml\nproblems: [{config: sphere.yaml, best_known: 0, source: s}]\n"));
+  const quality_suite s = sphere_suite(t, "methods:\n  small: {ga.algorithm: de, ga.population: 40}\n"
+                                          "  big: {ga.algorithm: ga, ga.population: 400}\n");
   quality_options o;
   o.budget.fixed = 300;
   o.seeds = 1;
@@ -418,11 +421,7 @@ TEST_CASE("quality bench: pagmo-cstrs-de on a problem without constraints runs i
 TEST_CASE("quality bench: stop_at_target ends successful runs early, with the same success and time to target") {
   // Sphere in 3 variables, f* = 0: every seed of the default method succeeds well inside a budget of 200,000.
   temp_dir t;
-  t.write("m.yaml", "methods:\n  de: {ga.algorithm: de, ga.de.type: shade, ga.population: 40}\n");
-  t.write("sphere.yaml", "problem: {name: sphere, variables: {x: {size: 3, bounds: [-5, 5]}}, "
-                         "objective: \"sum(i=0:2, x[i]^2)\"}\n");
-  const quality_suite s = load_quality_suite(
-      t.write("s.yaml", "methods: m.yaml\nproblems: [{config: sphere.yaml, best_known: 0, source: s}]\n"));
+  const quality_suite s = sphere_suite(t, "methods:\n  de: {ga.algorithm: de, ga.de.type: shade, ga.population: 40}\n");
   quality_options o;
   o.budget.fixed = 200000;
   o.seeds = 3;

@@ -1,8 +1,8 @@
 #pragma once
 /// @file measured_defaults.hpp
 /// The settings `ga-run` runs when a config sets nothing (`ga.algorithm: auto`), for C++ callers: each value
-/// is the one that did best on the quality suite (docs/quality.md, "Defaults"), and parse_config reads the
-/// same constants, so the two cannot drift apart.
+/// is the one that did best on the quality suite (docs/quality.md, "Defaults"). parse_config reads the same
+/// constants and rules (population, archive, budget), and tests/config/test_measured_defaults.cpp compares the two.
 
 #include <algorithm>
 #include <cstddef>
