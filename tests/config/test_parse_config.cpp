@@ -466,7 +466,8 @@ TEST_CASE("validate: each run option's message names it, its value and the range
   CHECK(message([](ga_options& o) { o.elitism = 100; }) ==
         "ga.elitism: expected an integer in [0, population - 1 = 99], got 100");
   CHECK(message([](ga_options& o) { o.stop.evaluations = 99; }) ==
-        "stop.evaluations: expected an integer >= population = 100 (the initial population is evaluated), got 99");
+        "stop.evaluations: expected an integer >= population = 100 (the initial population is evaluated), got 99; from "
+        "C++, measured_default::budget(d, population) is the default budget for a population");
   CHECK(message([](ga_options& o) { o.restarts.stall_generations = 0; }) ==
         "ga.restarts.stall_generations: expected an integer >= 1, got 0");
   CHECK(message([](ga_options& o) { o.restarts.population_growth = 0.5; }) ==

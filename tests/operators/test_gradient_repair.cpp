@@ -99,6 +99,16 @@ TEST_CASE("gradient repair: finite differences cost 1 + d evaluations per step a
   CHECK(x[1] == Approx(1.2).epsilon(1e-6));
 }
 
+TEST_CASE("gradient repair: by differences, the check after a step that met every constraint costs 1",
+          "[gradient-repair]") {
+  // the linear equality is met by the first step; the second iteration's values show it, and no Jacobian follows
+  std::vector<double> fd = {0, 0, 0}, exact = {0, 0, 0};
+  CHECK(repair(line_and_disc{}, fd, 2) == (1 + 3) + 1);
+  CHECK(repair(line_and_disc_exact{}, exact, 2) == 1 + 1);
+  CHECK(fd[0] == Approx(0.6).epsilon(1e-6));
+  CHECK(fd[1] == Approx(1.2).epsilon(1e-6));
+}
+
 TEST_CASE("gradient repair: stops as soon as no constraint is violated", "[gradient-repair]") {
   std::vector<double> x = {0.6, 1.2, 0.5};  // feasible: one evaluation to see it, no step
   CHECK(repair(line_and_disc_exact{}, x, 5) == 1);

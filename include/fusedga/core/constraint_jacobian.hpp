@@ -31,49 +31,41 @@ FUSEDGA_HD inline void constraint_values(const P& p, const gene_t<P>* x, int ni,
   (void)ni, (void)ne;
 }
 
-/// Whether constraint_jacobian can serve `P`: its own jacobian, or per-individual constraints for differences.
+/// Whether the constraints' Jacobian is available for `P`: its own jacobian, or per-individual constraints for
+/// difference_jacobian.
 template <class P>
 inline constexpr bool has_constraint_jacobian_v =
     detail::has_jacobian<P>::value ||
     (!detail::has_batch_evaluation<P>::value && !detail::has_population_evaluation<P>::value);
 
 /**
- * Writes c (m values) and J (m × d row-major) at the d contiguous genes x.
- * With `P::jacobian`: that call, cost 1 evaluation. Otherwise forward
- * differences J[k·d + j] = (c_k(x + h_j e_j) − c_k(x)) / h_j with
- * h_j = sqrt(ε)·max(1, |x_j|) (ε the machine epsilon of the fitness type),
- * stepping backwards (−h_j) where x_j + h_j would pass `upper[j]`; cost
- * 1 + d evaluations. `xh` (d genes) and `c2` (m values) are scratch. Returns
- * the evaluations spent. Real genes only.
+ * Writes J (m × d row-major) at the d contiguous genes x by forward differences, given c = the constraint values
+ * at x (constraint_values): J[k·d + j] = (c_k(x + h_j e_j) − c_k(x)) / h_j with h_j = sqrt(ε)·max(1, |x_j|)
+ * (ε the machine epsilon of the fitness type), stepping backwards (−h_j) where x_j + h_j would pass `upper[j]`.
+ * Cost d evaluations (c's own is the caller's). `xh` (d genes) and `c2` (m values) are scratch. Returns d.
+ * Real genes, per-individual constraints only.
  */
 template <class P>
-FUSEDGA_HD inline int constraint_jacobian(const P& p, const gene_t<P>* x, int d, int ni, int ne, const gene_t<P>* upper,
-                                          fitness_t<P>* c, fitness_t<P>* J, gene_t<P>* xh, fitness_t<P>* c2) {
+FUSEDGA_HD inline int difference_jacobian(const P& p, const gene_t<P>* x, int d, int ni, int ne, const gene_t<P>* upper,
+                                          const fitness_t<P>* c, fitness_t<P>* J, gene_t<P>* xh, fitness_t<P>* c2) {
   using F = fitness_t<P>;
   using G = gene_t<P>;
-  if constexpr (detail::has_jacobian<P>::value) {
-    (void)d, (void)ni, (void)ne, (void)upper, (void)xh, (void)c2;
-    p.jacobian(x, c, J);
-    return 1;
-  } else {
-    static_assert(!detail::has_batch_evaluation<P>::value && !detail::has_population_evaluation<P>::value,
-                  "finite differences need per-individual constraints; batch problems must provide jacobian()");
-    const int m = ni + ne;
-    constraint_values(p, x, ni, ne, c);
-    const G root_eps = sizeof(G) == sizeof(float) ? G(3.4526698e-04) : G(1.4901161193847656e-08);
-    for (int j = 0; j < d; ++j) xh[j] = x[j];
-    for (int j = 0; j < d; ++j) {
-      const G ax = x[j] < G(0) ? -x[j] : x[j];
-      G h = root_eps * (ax > G(1) ? ax : G(1));
-      if (x[j] + h > upper[j]) h = -h;
-      xh[j] = x[j] + h;
-      const G hj = xh[j] - x[j];  // the step actually taken (exact in floating point)
-      constraint_values(p, xh, ni, ne, c2);
-      for (int k = 0; k < m; ++k) J[k * d + j] = static_cast<F>((c2[k] - c[k]) / static_cast<F>(hj));
-      xh[j] = x[j];
-    }
-    return 1 + d;
+  static_assert(!detail::has_batch_evaluation<P>::value && !detail::has_population_evaluation<P>::value,
+                "finite differences need per-individual constraints; batch problems must provide jacobian()");
+  const int m = ni + ne;
+  const G root_eps = sizeof(G) == sizeof(float) ? G(3.4526698e-04) : G(1.4901161193847656e-08);
+  for (int j = 0; j < d; ++j) xh[j] = x[j];
+  for (int j = 0; j < d; ++j) {
+    const G ax = x[j] < G(0) ? -x[j] : x[j];
+    G h = root_eps * (ax > G(1) ? ax : G(1));
+    if (x[j] + h > upper[j]) h = -h;
+    xh[j] = x[j] + h;
+    const G hj = xh[j] - x[j];  // the step actually taken (exact in floating point)
+    constraint_values(p, xh, ni, ne, c2);
+    for (int k = 0; k < m; ++k) J[k * d + j] = static_cast<F>((c2[k] - c[k]) / static_cast<F>(hj));
+    xh[j] = x[j];
   }
+  return d;
 }
 
 }  // namespace fusedga

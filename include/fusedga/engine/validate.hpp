@@ -143,7 +143,9 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
   if (o.stop.evaluations)
     check_range(*o.stop.evaluations >= o.population, [&] {
       return "stop.evaluations: expected an integer >= population = " + std::to_string(o.population) +
-             " (the initial population is evaluated), got " + std::to_string(*o.stop.evaluations);
+             " (the initial population is evaluated), got " + std::to_string(*o.stop.evaluations) +
+             "; from C++, measured_default::budget(d, population) is the "
+             "default budget for a population";
     });
   if (o.restarts.stall_generations)
     check_range(*o.restarts.stall_generations >= 1, [&] {

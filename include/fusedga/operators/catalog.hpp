@@ -239,8 +239,8 @@ inline constexpr operator_spec de_rows[] = {
 inline constexpr operator_spec repair_rows[] = {
     {int(repair_kind::gradient), "gradient", gene_kinds::real, {},
      "x <- x - pinv(grad C) * C on the violated constraints C (exact Jacobian for expression problems, a problem's "
-     "jacobian(), else finite differences), then clipped to the bounds; each step costs 1 evaluation (1 + d with "
-     "finite differences)",
+     "jacobian(), else finite differences), then clipped to the bounds; each step costs 1 evaluation, and d more for a "
+     "finite-difference Jacobian (not taken once no constraint is violated)",
      "Takahama & Sakai 2006, \"Constrained optimization by the epsilon constrained differential evolution with "
      "gradient-based mutation and feasible elites\", IEEE CEC 2006; Chootinan & Chen 2006, \"Constraint handling in "
      "genetic algorithms using a gradient-based repair method\", Computers & Operations Research 33(8)"},

@@ -77,10 +77,11 @@ FUSEDGA_HD inline std::size_t gradient_repair_scratch(int d, int m) {
  * the violated set only, 183 after 6 with every equality kept.
  *
  * Cost, counted in evaluations as Takahama & Sakai count them: each
- * iteration evaluates the constraints and the Jacobian at x once — 1
- * evaluation with the problem's own (exact) Jacobian, 1 + d with finite
- * differences. The final check of a repaired child is the engine's regular
- * evaluation (already counted). Returns the evaluations spent.
+ * iteration evaluates the constraints at x (1 evaluation; with the
+ * problem's own Jacobian, the same call gives it) and, by finite
+ * differences, only where one is violated, the Jacobian (d more). The final
+ * check of a repaired child is the engine's regular evaluation (already
+ * counted). Returns the evaluations spent.
  *
  * `integer` (null, or d marks: bounds_view::integer): the step's integer variables are rounded after the
  * clip (repair.hpp), so a step too short to reach the next integer leaves that gene unchanged (and the
@@ -108,20 +109,31 @@ FUSEDGA_HD inline int gradient_repair(const P& p, gene_t<P>* x, int d, int ni, i
   // lands outside it (Newton approaches r² = 4 from above), and under feasibility rules g = 1e-12 is infeasible.
   const F margin = eps / F(2);
   int evaluations = 0;
+  (void)xh, (void)c2;  // difference_jacobian's scratch, unused with the problem's own Jacobian
+  const auto violated = [&](int k) {
+    const F v = c[k];
+    return k < ni ? v > F(0) : (v < F(0) ? -v : v) > eps;
+  };
   for (int it = 0; it < iterations; ++it) {
-    evaluations += constraint_jacobian(p, x, d, ni, ne, upper, c, J, xh, c2);
-    int rows = 0;
+    // The values first, the Jacobian by differences only where a constraint is violated: the check after a step
+    // that met every constraint (a linear constraint's first step does) then costs 1 evaluation, not 1 + d.
+    if constexpr (detail::has_jacobian<P>::value)
+      p.jacobian(x, c, J);
+    else
+      constraint_values(p, x, ni, ne, c);
+    ++evaluations;
     bool any_violated = false;
+    for (int k = 0; k < m; ++k) any_violated = any_violated || violated(k);
+    if (!any_violated) break;
+    if constexpr (!detail::has_jacobian<P>::value)
+      evaluations += difference_jacobian(p, x, d, ni, ne, upper, c, J, xh, c2);
+    int rows = 0;
     for (int k = 0; k < m; ++k) {
-      const F v = c[k];
-      const bool violated = k < ni ? v > F(0) : (v < F(0) ? -v : v) > eps;
-      any_violated = any_violated || violated;
-      if (!violated && k < ni) continue;  // every equality is a row: see the doc comment
+      if (k < ni && !violated(k)) continue;  // every equality is a row: see the doc comment
       if (rows != k)
         for (int j = 0; j < d; ++j) J[rows * d + j] = J[k * d + j];
-      r[rows++] = k < ni ? v + margin : v;
+      r[rows++] = k < ni ? c[k] + margin : c[k];
     }
-    if (!any_violated) break;
     if (!pseudo_inverse_step(J, r, rows, d, s, work)) break;
     bool moved = false;
     for (int j = 0; j < d; ++j) {
