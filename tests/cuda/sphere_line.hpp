@@ -8,8 +8,9 @@
 namespace cuda_test {
 
 /// minimize Σ (x_j − 1)² over `genes` genes (>= 2) in [−3, 3] subject to Σ x_j² = 4 and 0.5 − x0 − x1 <= 0. Genes,
-/// objective and constraints in Real; no `jacobian`: the repair takes finite differences (1 + d evaluations per
-/// step). The length is a member, not a template argument, so that each real type instantiates the kernels once.
+/// objective and constraints in Real; no `jacobian`: the repair takes finite differences (1 + d evaluations for
+/// the first step, then Broyden's update and 1 a step). The length is a member, not a
+/// template argument, so that each real type instantiates the kernels once.
 template <class Real>
 struct sphere_line {
   using gene_type = Real;

@@ -210,7 +210,8 @@ TEST_CASE("solve: evaluations are N + generations x children, exactly, and histo
 
 TEST_CASE("solve: stop.evaluations holds with the gradient repair, whose worst case each epoch pays for",
           "[islands][budget]") {
-  // CQ has two inequalities and no Jacobian: a repaired child costs up to 3 · (1 + 3) = 12 evaluations.
+  // CQ has two inequalities and no Jacobian: a repaired child costs up to 3 + 3 = 6 evaluations (3 steps, one
+  // Jacobian by differences).
   ga_options o = archipelago(400, 1000, 4, 10, 2);
   o.constraints.gradient_repair.rate = 1.0;
   const std::uint64_t children = 400 - 4 * 2;

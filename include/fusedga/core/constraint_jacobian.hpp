@@ -3,7 +3,8 @@
 /// Constraint values and Jacobian of one individual, whatever the problem
 /// provides: its own `jacobian` member (problem_traits.hpp; expression
 /// problems get an exact symbolic one, expr/derivative.hpp), else forward
-/// finite differences over its `inequalities` / `equalities`.
+/// finite differences over its `inequalities` / `equalities`, kept up to date
+/// along a Newton iteration by Broyden's secant update.
 
 #include <cmath>
 
@@ -66,6 +67,30 @@ FUSEDGA_HD inline int difference_jacobian(const P& p, const gene_t<P>* x, int d,
     xh[j] = x[j];
   }
   return d;
+}
+
+/**
+ * Broyden's rank-one secant update of an m × d row-major Jacobian approximation J after the step s (d values,
+ * nonzero) changed the constraint values from `before` to `c` (m values each):
+ * J ← J + (Δc − J·s)·sᵀ / (sᵀ·s), Δc = c − before. The updated J maps s to Δc exactly (the secant condition)
+ * and is the change of least Frobenius norm that does; a linear constraint's exact row stays exact (to rounding).
+ * Costs no evaluation: the gradient repair's iterations after the first take their Jacobian so, not by
+ * differences (d evaluations each).
+ *
+ * Source: C. G. Broyden 1965, "A class of methods for solving nonlinear simultaneous equations", Mathematics of
+ * Computation 19(92), 577–593 (the "good" update).
+ */
+template <class F>
+FUSEDGA_HD inline void broyden_update(F* J, const F* c, const F* before, const F* s, int m, int d) {
+  F ss = F(0);
+  for (int j = 0; j < d; ++j) ss += s[j] * s[j];
+  if (!(ss > F(0))) return;
+  for (int k = 0; k < m; ++k) {
+    F predicted = F(0);
+    for (int j = 0; j < d; ++j) predicted += J[k * d + j] * s[j];
+    const F u = (c[k] - before[k] - predicted) / ss;
+    for (int j = 0; j < d; ++j) J[k * d + j] += u * s[j];
+  }
 }
 
 }  // namespace fusedga

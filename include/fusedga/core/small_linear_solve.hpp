@@ -8,6 +8,17 @@
 
 namespace fusedga {
 
+/// Swaps rows a and b (each d values) of a row-major matrix; nothing when a == b.
+template <class S>
+FUSEDGA_HD inline void swap_rows(S* A, int a, int b, int d) {
+  if (a == b) return;
+  for (int j = 0; j < d; ++j) {
+    const S t = A[a * d + j];
+    A[a * d + j] = A[b * d + j];
+    A[b * d + j] = t;
+  }
+}
+
 /**
  * Solves A·y = b in place by Gaussian elimination with partial pivoting.
  * `A` is n × n row-major and is overwritten; `b` (n) receives y. Returns

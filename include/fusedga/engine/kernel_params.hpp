@@ -89,10 +89,11 @@ inline std::uint64_t children_per_generation(const ga_options& o) { return o.pop
 
 /**
  * The most evaluations the gradient repair can add to one generation of a run of `o` on `p` (0 without repair):
- * every child (GA) or trial (DE) repaired, each repair `iterations` evaluations of the constraints and their
- * Jacobian (1 each with the problem's own Jacobian, 1 + d by finite differences: core/constraint_jacobian.hpp),
- * plus DE's evaluation of the repaired trial. solve holds the repair off in a generation whose worst case could
- * pass stop.evaluations, so the budget is never exceeded (the repair's count is known only after the generation).
+ * every child (GA) or trial (DE) repaired, each repair `iterations` evaluations of the constraints (with the
+ * problem's own Jacobian, the same call gives it), plus d for one Jacobian by finite differences (later steps
+ * update it by Broyden's: operators/gradient_repair.hpp), plus DE's evaluation of the repaired trial. solve holds the
+ * repair off in a generation whose worst case could pass stop.evaluations, so the budget is never exceeded (the
+ * repair's count is known only after the generation).
  */
 template <class Problem>
 std::uint64_t max_repair_evaluations(const Problem& p, const ga_options& o) {
@@ -102,9 +103,9 @@ std::uint64_t max_repair_evaluations(const Problem& p, const ga_options& o) {
   } else {
     const constraint_options::gradient_repair_options& r = o.constraints.gradient_repair;
     if (!(r.rate > 0) || inequality_count(p) + equality_count(p) == 0) return 0;
-    const std::uint64_t jacobian = has_jacobian<Problem>::value ? 1 : 1 + static_cast<std::uint64_t>(p.dimension());
+    const std::uint64_t differences = has_jacobian<Problem>::value ? 0 : static_cast<std::uint64_t>(p.dimension());
     const std::uint64_t each =
-        static_cast<std::uint64_t>(r.iterations) * jacobian + (o.algorithm == algorithm_kind::de ? 1 : 0);
+        static_cast<std::uint64_t>(r.iterations) + differences + (o.algorithm == algorithm_kind::de ? 1 : 0);
     return children_per_generation(o) * each;
   }
 }

@@ -239,11 +239,12 @@ inline constexpr operator_spec de_rows[] = {
 inline constexpr operator_spec repair_rows[] = {
     {int(repair_kind::gradient), "gradient", gene_kinds::real, {},
      "x <- x - pinv(grad C) * C on the violated constraints C (exact Jacobian for expression problems, a problem's "
-     "jacobian(), else finite differences), then clipped to the bounds; each step costs 1 evaluation, and d more for a "
-     "finite-difference Jacobian (not taken once no constraint is violated)",
+     "jacobian(), else finite differences for the first step, Broyden updates after), then clipped to the bounds; "
+     "each step costs 1 evaluation, and the first d more for a finite-difference Jacobian",
      "Takahama & Sakai 2006, \"Constrained optimization by the epsilon constrained differential evolution with "
      "gradient-based mutation and feasible elites\", IEEE CEC 2006; Chootinan & Chen 2006, \"Constraint handling in "
-     "genetic algorithms using a gradient-based repair method\", Computers & Operations Research 33(8)"},
+     "genetic algorithms using a gradient-based repair method\", Computers & Operations Research 33(8); Broyden "
+     "1965, \"A class of methods for solving nonlinear simultaneous equations\", Mathematics of Computation 19(92)"},
 };
 
 }  // namespace catalog_data
