@@ -114,6 +114,7 @@ problem_entry make_entry(std::string name, std::string description, std::vector<
     for (const param_spec& p : e.params) defaults[p.name] = p.default_value;
     const auto problem = make(real_tag<double>{}, defaults);
     e.constrained = inequality_count(problem) + equality_count(problem) > 0;
+    e.own_jacobian = detail::has_jacobian<std::decay_t<decltype(problem)>>::value;
   }
   e.dimension = [make](const std::map<std::string, double>& params) {
     return static_cast<int>(make(real_tag<double>{}, params).dimension());

@@ -14,6 +14,7 @@
 #include "fusedga/config/run_config.hpp"
 #include "fusedga/engine/measured_defaults.hpp"
 #include "fusedga/problems/classic/rastrigin.hpp"
+#include "fusedga/problems/engineering/pressure_vessel.hpp"
 #include "fusedga/problems/seed/constrained_quadratic.hpp"
 #include "fusedga/problems/seed/gene_sum.hpp"
 #include "fusedga/solve.hpp"
@@ -65,8 +66,28 @@ TEST_CASE("measured defaults: the options ga-run's auto resolves to", "[config][
     CHECK(o.population == 50);
     CHECK(o.de.archive == 1.0);  // N 50 > d: SHADE's archive
     CHECK(o.constraints.gradient_repair.rate == 0.2);
+    CHECK(o.constraints.gradient_repair.iterations == 3);  // its own Jacobian: ga_options' 3 Newton steps
     CHECK(o.stop.evaluations == 30000u);
     require_same_search(o, ga_run_default("{builtin: seed/constrained-quadratic}"));
+  }
+  SECTION("no jacobian member: the repair's Jacobian by finite differences gets 8 steps") {
+    static_assert(!detail::has_jacobian<problems::PressureVessel<double>>::value);
+    const ga_options o = measured_defaults(problems::PressureVessel<double>{});
+    CHECK(o.constraints.gradient_repair.rate == 0.2);
+    CHECK(o.constraints.gradient_repair.iterations == measured_default::repair_iterations_by_differences);
+    CHECK(measured_default::repair_iterations_by_differences == 8);
+    require_same_search(o, ga_run_default("{builtin: engineering/pressure-vessel}"));
+    // Steps or a rate the config gives are kept; a GA run gets ga_options' 3.
+    const auto repair_of = [](const std::string& ga) {
+      return parse_config("problem: {builtin: engineering/pressure-vessel}\nbackend: serial\nga: " + ga + "\n",
+                          "r.yaml")
+          .ga.constraints.gradient_repair;
+    };
+    CHECK(repair_of("{constraint_handling: {gradient_repair: {iterations: 5}}}").iterations == 5);
+    const auto rate_given = repair_of("{constraint_handling: {gradient_repair: {rate: 0.5}}}");
+    CHECK(rate_given.rate == 0.5);
+    CHECK(rate_given.iterations == 8);
+    CHECK(repair_of("{algorithm: ga, constraint_handling: {gradient_repair: {rate: 0.5}}}").iterations == 3);
   }
   SECTION("unconstrained, d = 100: population 100, L-SHADE's archive, no repair") {
     const ga_options o = measured_defaults(problems::Rastrigin<double>{100});

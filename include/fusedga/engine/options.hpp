@@ -52,7 +52,8 @@ struct constraint_options {
   double epsilon_theta = 0.2;    ///< θ as a fraction of the population, (0, 1]
   double ranking_pf = 0.45;      ///< stochastic ranking: probability of comparing by objective, [0, 1]
   /// Gradient repair of infeasible children (operators/gradient_repair.hpp): per-child probability in [0, 1]
-  /// (0 = off) and Newton steps at most (>= 1). Real genes only.
+  /// (0 = off) and steps at most (>= 1; measured_defaults gives 8 to a Jacobian by finite differences). Real genes
+  /// only.
   struct gradient_repair_options {
     double rate = 0;
     int iterations = 3;

@@ -125,7 +125,7 @@ inline constexpr parameter_spec gradient_repair_params[] = {
     {"rate", 0, 0, 1, false, false, nullptr, nullptr, false,
      "probability that an infeasible child is repaired (0 = off)"},
     {"iterations", 3, 1, kIntMax, false, true, nullptr, nullptr, false,
-     "Newton steps at most; stops early once no constraint is violated"}};
+     "steps at most; stops early once no constraint is violated"}};
 
 // ---- rows (kind, name, genes, params, summary, source), in enum order
 inline constexpr operator_spec selection_rows[] = {

@@ -28,7 +28,7 @@ namespace fusedga {
 /// The resolved parameters of the repair (kernel_params carries one).
 struct gradient_repair_spec {
   double rate = 0;       ///< probability that a child is repaired, [0, 1]; 0 = off
-  int iterations = 3;    ///< Newton steps at most, >= 1
+  int iterations = 3;    ///< steps at most, >= 1
   int inequalities = 0;  ///< the problem's inequality count, resolved on the host (device code cannot ask the
                          ///< problem: the GPU JIT's counts live in its host-side program)
   int equalities = 0;    ///< the problem's equality count, likewise
@@ -87,9 +87,14 @@ FUSEDGA_HD inline std::size_t gradient_repair_scratch(int d, int m) {
  * (broyden_update: Broyden's rank-one secant update). So a repair costs at
  * most `iterations` + d evaluations, not `iterations`·(1 + d) as Newton's
  * steps by differences did. Measured on the quality suite's 21 constrained
- * problems (docs/quality.md, "Broyden's update"): fewer evaluations to the
- * target on 18 of 20 solved; taking the Jacobian by differences again after
- * a step that did not reduce the violation did worse. The final check of a
+ * problems, 100 seeds (docs/quality.md, "Broyden's update"): fewer
+ * evaluations to the target on 17 of 20 solved, but 2.9× more on rc11, whose
+ * equalities Broyden's steps did not meet within 3 steps where Newton's did;
+ * with 8 steps at most (measured_defaults' for a Jacobian by differences:
+ * docs/quality.md, "repair steps by finite differences") rc11 is solved in
+ * every run, with fewer evaluations than Newton's 3 steps took.
+ * Taking the Jacobian by differences again after a step that did not reduce
+ * the violation did worse, and so did stopping there. The final check of a
  * repaired child is the engine's regular evaluation (already counted).
  * Returns the evaluations spent.
  *
@@ -124,6 +129,8 @@ FUSEDGA_HD inline int gradient_repair(const P& p, gene_t<P>* x, int d, int ni, i
     const F v = c[k];
     return k < ni ? v > F(0) : (v < F(0) ? -v : v) > eps;
   };
+  // A step's rows: the violated inequalities and every equality (see the doc comment).
+  const auto in_step = [&](int k) { return k >= ni || violated(k); };
   constexpr bool own = detail::has_jacobian<P>::value;
   for (int it = 0; it < iterations; ++it) {
     // The values first, the Jacobian by differences only where a constraint is violated: the check after a step
@@ -146,14 +153,14 @@ FUSEDGA_HD inline int gradient_repair(const P& p, gene_t<P>* x, int d, int ni, i
     // differences the swaps are undone after the step, so that the next update finds each constraint's row.
     int rows = 0;
     for (int k = 0; k < m; ++k) {
-      if (k < ni && !violated(k)) continue;  // every equality is a row: see the doc comment
+      if (!in_step(k)) continue;
       swap_rows(J, rows, k, d);
       r[rows++] = k < ni ? c[k] + margin : c[k];
     }
     if (!pseudo_inverse_step(J, r, rows, d, s, work)) break;
     if constexpr (!own)
       for (int k = m - 1; k >= 0; --k)
-        if (k >= ni || violated(k)) swap_rows(J, --rows, k, d);
+        if (in_step(k)) swap_rows(J, --rows, k, d);
     bool moved = false;
     for (int j = 0; j < d; ++j) {
       G v = static_cast<G>(x[j] - static_cast<G>(s[j]));
@@ -161,7 +168,7 @@ FUSEDGA_HD inline int gradient_repair(const P& p, gene_t<P>* x, int d, int ni, i
       v = v > upper[j] ? upper[j] : v;
       if (integer != nullptr && integer[j]) v = round_integer_gene(v);
       moved = moved || v != x[j];
-      s[j] = static_cast<F>(v - x[j]);  // the step taken, clipped and rounded: Broyden's secant needs it
+      if constexpr (!own) s[j] = static_cast<F>(v - x[j]);  // the step taken, clipped and rounded: for Broyden
       x[j] = v;
     }
     // An unmoved x would repeat this iteration exactly (a zero Jacobian, as through rounded integer genes, or a
