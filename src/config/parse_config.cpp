@@ -802,7 +802,9 @@ void resolve_auto_repair(run_config& cfg, const problem_entry& problem, const ga
   }
   cfg.ga.constraints.gradient_repair.rate = md::repair_rate;
   cfg.choice.repair = "auto: the measured default";
-  if (by_differences) cfg.choice.repair += ", 8 steps at most (the Jacobian by finite differences)";
+  if (by_differences)
+    cfg.choice.repair += ", " + std::to_string(md::repair_iterations_by_differences) +
+                         " steps at most (the Jacobian by finite differences)";
 }
 
 /// `stop:` — each rule optional; null = off.
