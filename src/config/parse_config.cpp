@@ -488,8 +488,7 @@ struct ga_given {
   bool automatic = true;    ///< ga.algorithm is auto or absent
   std::string ga_only_key;  ///< the first GA-only key given, empty when none
   bool restarts = false;    ///< ga.restarts given (null included)
-  bool repair_rate = false; ///< ga.constraint_handling.gradient_repair.rate given
-  bool repair_iterations = false;  ///< ga.constraint_handling.gradient_repair.iterations given
+  bool repair_rate = false;  ///< ga.constraint_handling.gradient_repair.rate given
   bool crossover = false;   ///< ga.de.crossover given
   bool memory = false;      ///< ga.de.memory given
   bool archive = false;     ///< ga.de.archive given
@@ -559,7 +558,6 @@ void read_search(const key_getter& get, const problem_entry& problem, std::size_
     const YAML::Node& c = constraints->node();
     const bool repair_map = c.IsMap() && c["gradient_repair"] && c["gradient_repair"].IsMap();
     given.repair_rate = repair_map && c["gradient_repair"]["rate"];
-    given.repair_iterations = repair_map && c["gradient_repair"]["iterations"];
   }
   if (const auto survival = get("survival")) read_survival(*survival, problem, out.survival);
   for (const std::string& key : ga_only_keys)
@@ -774,15 +772,12 @@ void read_island_variants(const std::optional<located>& ga_section, const proble
 }
 
 /// The gradient repair default of `ga.algorithm: auto` chosen as DE: rate 0.2 on a constrained problem on the
-/// CPU backends, with 8 steps at most where the Jacobian comes by finite differences; 0 on the GPU (`backend: cuda`,
-/// or `auto` resolving to it), where the kernels' repair has run
-/// only on the kernel emulator: its speed and memory on a GPU are not yet measured (docs/cuda.md).
+/// CPU backends; 0 on the GPU (`backend: cuda`, or `auto` resolving to it), where the kernels' repair has run
+/// only on the kernel emulator: its speed and memory on a GPU are not yet measured (docs/cuda.md). Every problem
+/// ga-run runs has its constraints' exact Jacobian (expressions by symbolic differentiation, built-ins by their
+/// `jacobian` member: src/registry/entry.hpp), so the step limit stays ga_options' (measured_defaults.hpp).
 void resolve_auto_repair(run_config& cfg, const problem_entry& problem, const ga_given& given) {
-  if (!given.automatic || cfg.ga.algorithm != algorithm_kind::de) return;
-  const bool by_differences =
-      problem.constrained && !problem.population_evaluated && !problem.own_jacobian && !given.repair_iterations;
-  if (by_differences) cfg.ga.constraints.gradient_repair.iterations = md::repair_iterations_by_differences;
-  if (given.repair_rate) return;
+  if (!given.automatic || cfg.ga.algorithm != algorithm_kind::de || given.repair_rate) return;
   if (!problem.constrained) {
     cfg.choice.repair = "auto: none, the problem has no constraints";
     return;
@@ -802,9 +797,6 @@ void resolve_auto_repair(run_config& cfg, const problem_entry& problem, const ga
   }
   cfg.ga.constraints.gradient_repair.rate = md::repair_rate;
   cfg.choice.repair = "auto: the measured default";
-  if (by_differences)
-    cfg.choice.repair += ", " + std::to_string(md::repair_iterations_by_differences) +
-                         " steps at most (the Jacobian by finite differences)";
 }
 
 /// `stop:` — each rule optional; null = off.

@@ -113,8 +113,13 @@ problem_entry make_entry(std::string name, std::string description, std::vector<
     std::map<std::string, double> defaults;
     for (const param_spec& p : e.params) defaults[p.name] = p.default_value;
     const auto problem = make(real_tag<double>{}, defaults);
+    using P = std::decay_t<decltype(problem)>;
+    // So ga-run repairs every built-in with Newton's steps, as it does expression problems: the finite-difference
+    // Jacobian and its measured step limit are for C++ callers' own problems (measured_defaults.hpp).
+    static_assert(
+        detail::has_jacobian<P>::value || (!detail::has_inequalities<P>::value && !detail::has_equalities<P>::value),
+        "a built-in problem with constraints provides their exact `jacobian` (problem_traits.hpp)");
     e.constrained = inequality_count(problem) + equality_count(problem) > 0;
-    e.own_jacobian = detail::has_jacobian<std::decay_t<decltype(problem)>>::value;
   }
   e.dimension = [make](const std::map<std::string, double>& params) {
     return static_cast<int>(make(real_tag<double>{}, params).dimension());

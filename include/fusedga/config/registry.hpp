@@ -53,10 +53,6 @@ struct problem_entry {
   /// Evaluated a population at a time (config/batch_entry.hpp): no gradient repair, which needs per-individual
   /// constraints.
   bool population_evaluated = false;
-  /// The gradient repair gets the constraints' Jacobian from the problem (an expression's exact one, a built-in's
-  /// `jacobian` member); false: by finite differences and Broyden's update, which the measured default gives more
-  /// steps (measured_default::repair_iterations_by_differences).
-  bool own_jacobian = true;
   /// The number of genes d at these parameters (validated). `ga.algorithm: auto` sizes the population by it.
   std::function<int(const std::map<std::string, double>& params)> dimension;
   /// Solves it with `cfg` (problem params already validated). Returns the Result; backend threads in `threads_used`.

@@ -78,6 +78,15 @@ struct problem_shape {
   bool own_jacobian = true;           ///< a `jacobian` member (false: the repair's Jacobian by finite differences)
 };
 
+namespace measured_default {
+/// Whether the measured default repairs a problem of this shape (at repair_rate, on the CPU backends): it is
+/// constrained and evaluated an individual at a time, as the gradient repair needs each individual's constraints.
+constexpr bool repaired(const problem_shape& shape) { return shape.constrained && !shape.population_evaluated; }
+/// Whether its repair takes the Jacobian by finite differences (no `jacobian` member), and so
+/// repair_iterations_by_differences steps at most.
+constexpr bool repaired_by_differences(const problem_shape& shape) { return repaired(shape) && !shape.own_jacobian; }
+}  // namespace measured_default
+
 /// A problem type's shape (its dimension() and declared constraint counts).
 template <class Problem>
 problem_shape shape_of(const Problem& problem) {
@@ -119,10 +128,8 @@ inline ga_options measured_defaults(const problem_shape& shape) {
   o.restarts.population_growth = m::restart_growth;
   o.restarts.convergence_tolerance = m::restart_tolerance;
   o.restarts.schedule = m::restart_schedule_one_population;
-  if (shape.constrained && !shape.population_evaluated) {
-    o.constraints.gradient_repair.rate = m::repair_rate;
-    if (!shape.own_jacobian) o.constraints.gradient_repair.iterations = m::repair_iterations_by_differences;
-  }
+  if (m::repaired(shape)) o.constraints.gradient_repair.rate = m::repair_rate;
+  if (m::repaired_by_differences(shape)) o.constraints.gradient_repair.iterations = m::repair_iterations_by_differences;
   if (shape.dimension <= 0) return o;
   const auto d = static_cast<std::size_t>(shape.dimension);
   o.population = m::population(d);

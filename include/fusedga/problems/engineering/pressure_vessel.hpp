@@ -66,6 +66,21 @@ struct PressureVessel {
     g[2] = -pi * r * r * l - Real(4) / Real(3) * pi * r * r * r + Real(1296000);
     g[3] = l - Real(240);
   }
+  /// The constraints' values g and their exact Jacobian J (4 × 4, row-major, ∂g_k/∂x_j) at v, for the gradient
+  /// repair (problem_traits.hpp): g1, g2 and g4 are linear, g3's row is (0, 0, −2π·R·L − 4π·R², −π·R²).
+  FUSEDGA_HD void jacobian(const Real* v, Real* g, Real* J) const {
+    inequalities(v, g);
+    const Real r = v[2], l = v[3];
+    const Real pi = Real(3.141592653589793);
+    for (int k = 0; k < 16; ++k) J[k] = Real(0);
+    J[0] = Real(-1);
+    J[2] = Real(0.0193);
+    J[5] = Real(-1);
+    J[6] = Real(0.00954);
+    J[10] = -Real(2) * pi * r * l - Real(4) * pi * r * r;
+    J[11] = -pi * r * r;
+    J[15] = Real(1);
+  }
 };
 
 }  // namespace fusedga::problems

@@ -83,6 +83,35 @@ struct SpeedReducer {
     g[9] = (Real(1.5) * d1 + Real(1.9)) / l1 - Real(1);
     g[10] = (Real(1.1) * d2 + Real(1.9)) / l2 - Real(1);
   }
+  /// The constraints' values g and their exact Jacobian J (11 × 7, row-major, ∂g_k/∂x_j) at v, for the gradient
+  /// repair (problem_traits.hpp). g1–g4 are monomials c·Π x_j^e_j, whose derivatives are e_j·(g + 1)/x_j; in g5
+  /// and g6, ∂√(s² + c)/∂s = s/√(s² + c) with s = 745·l/(m·z).
+  FUSEDGA_HD void jacobian(const Real* v, Real* g, Real* J) const {
+    inequalities(v, g);
+    const Real b = v[0], m = v[1], z = v[2], l1 = v[3], l2 = v[4], d1 = v[5], d2 = v[6];
+    for (int k = 0; k < 77; ++k) J[k] = Real(0);
+    const auto row = [&](int k) { return J + k * 7; };
+    const Real u = g[0] + Real(1), w = g[1] + Real(1), y1 = g[2] + Real(1), y2 = g[3] + Real(1);
+    row(0)[0] = -u / b, row(0)[1] = Real(-2) * u / m, row(0)[2] = -u / z;
+    row(1)[0] = -w / b, row(1)[1] = Real(-2) * w / m, row(1)[2] = Real(-2) * w / z;
+    row(2)[1] = -y1 / m, row(2)[2] = -y1 / z, row(2)[3] = Real(3) * y1 / l1, row(2)[5] = Real(-4) * y1 / d1;
+    row(3)[1] = -y2 / m, row(3)[2] = -y2 / z, row(3)[4] = Real(3) * y2 / l2, row(3)[6] = Real(-4) * y2 / d2;
+    // g5, g6: (√(s² + c) / (k·d³)) with s ∝ l/(m·z): ∂/∂l = s²/(q·l)/(k·d³), ∂/∂m and ∂/∂z the negatives with m, z.
+    const auto stress_row = [&](Real* r, int l_at, int d_at, Real l, Real d, Real c, Real k) {
+      const Real s = Real(745) * l / (m * z);
+      const Real q = std::sqrt(s * s + c);
+      const Real kd3 = k * d * d * d;
+      const Real ds = s * s / q / kd3;  // s·∂q/∂s / (k·d³): each of l, 1/m, 1/z scales s linearly
+      r[1] = -ds / m, r[2] = -ds / z, r[l_at] = ds / l, r[d_at] = Real(-3) * q / kd3 / d;
+    };
+    stress_row(row(4), 3, 5, l1, d1, Real(16.9e6), Real(110));
+    stress_row(row(5), 4, 6, l2, d2, Real(157.5e6), Real(85));
+    row(6)[1] = z / Real(40), row(6)[2] = m / Real(40);
+    row(7)[0] = Real(-5) * m / (b * b), row(7)[1] = Real(5) / b;
+    row(8)[0] = Real(1) / (Real(12) * m), row(8)[1] = -b / (Real(12) * m * m);
+    row(9)[3] = -(Real(1.5) * d1 + Real(1.9)) / (l1 * l1), row(9)[5] = Real(1.5) / l1;
+    row(10)[4] = -(Real(1.1) * d2 + Real(1.9)) / (l2 * l2), row(10)[6] = Real(1.1) / l2;
+  }
 };
 
 }  // namespace fusedga::problems

@@ -56,6 +56,32 @@ struct TensionCompressionSpring {
     g[2] = Real(1) - Real(140.45) * d / (dm * dm * n);
     g[3] = (dm + d) / Real(1.5) - Real(1);
   }
+  /// The constraints' values g and their exact Jacobian J (4 × 3, row-major, ∂g_k/∂x_j) at v, for the gradient
+  /// repair (problem_traits.hpp). g2's first term A/B, A = 4D² − d·D, B = 12 566·(D·d³ − d⁴), by the quotient
+  /// rule.
+  FUSEDGA_HD void jacobian(const Real* v, Real* g, Real* J) const {
+    inequalities(v, g);
+    const Real d = v[0], dm = v[1], n = v[2];
+    const Real d2 = d * d;
+    const Real d3 = d2 * d;
+    const Real d4 = d2 * d2;
+    const Real q = dm * dm * dm * n / (Real(71785) * d4);  // g1 = 1 − q
+    J[0] = Real(4) * q / d;
+    J[1] = Real(-3) * q / dm;
+    J[2] = -q / n;
+    const Real a = Real(4) * dm * dm - d * dm, b = Real(12566) * (dm * d3 - d4);
+    const Real b2 = b * b;
+    J[3] = (-dm * b - a * Real(12566) * (Real(3) * dm * d2 - Real(4) * d3)) / b2 - Real(2) / (Real(5108) * d3);
+    J[4] = ((Real(8) * dm - d) * b - a * Real(12566) * d3) / b2;
+    J[5] = Real(0);
+    const Real s = Real(140.45) * d / (dm * dm * n);  // g3 = 1 − s
+    J[6] = -s / d;
+    J[7] = Real(2) * s / dm;
+    J[8] = s / n;
+    J[9] = Real(1) / Real(1.5);
+    J[10] = Real(1) / Real(1.5);
+    J[11] = Real(0);
+  }
 };
 
 }  // namespace fusedga::problems

@@ -55,6 +55,25 @@ struct ThreeBarTruss {
     g[1] = a2 / den * p - sigma;
     g[2] = Real(1) / (a1 + sqrt2 * a2) * p - sigma;
   }
+  /// The constraints' values g and their exact Jacobian J (3 × 2, row-major, ∂g_k/∂x_j) at v, for the gradient
+  /// repair (problem_traits.hpp), by the quotient rule on the denominators above.
+  FUSEDGA_HD void jacobian(const Real* v, Real* g, Real* J) const {
+    inequalities(v, g);
+    const Real a1 = v[0], a2 = v[1];
+    const Real sqrt2 = Real(1.4142135623730951);
+    const Real p = Real(2);
+    const Real den = sqrt2 * a1 * a1 + Real(2) * a1 * a2;
+    const Real den1 = Real(2) * sqrt2 * a1 + Real(2) * a2, den2 = Real(2) * a1;  // ∂den/∂A1, ∂den/∂A2
+    const Real num = sqrt2 * a1 + a2;
+    const Real den_sq = den * den;
+    J[0] = p * (sqrt2 * den - num * den1) / den_sq;
+    J[1] = p * (den - num * den2) / den_sq;
+    J[2] = -p * a2 * den1 / den_sq;
+    J[3] = p * (den - a2 * den2) / den_sq;
+    const Real e = a1 + sqrt2 * a2;
+    J[4] = -p / (e * e);
+    J[5] = -p * sqrt2 / (e * e);
+  }
 };
 
 }  // namespace fusedga::problems

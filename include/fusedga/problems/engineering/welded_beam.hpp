@@ -58,27 +58,79 @@ struct WeldedBeam {
   template <class X, class G>
   FUSEDGA_HD void inequalities(const X& v, G& g) const {
     const Real h = v[0], l = v[1], t = v[2], b = v[3];
-    const Real p = Real(6000), len = Real(14), e = Real(30e6), shear = Real(12e6);
-    const Real sqrt2 = Real(1.4142135623730951);
-    const Real ht = Real(0.5) * (h + t);
-    const Real tau1 = p / (sqrt2 * h * l);
-    const Real m = p * (len + Real(0.5) * l);
-    const Real r = std::sqrt(Real(0.25) * l * l + ht * ht);
-    const Real j = Real(2) * (sqrt2 * h * l * (l * l / Real(12) + ht * ht));
-    const Real tau2 = m * r / j;
-    const Real tau = std::sqrt(tau1 * tau1 + tau1 * tau2 * l / r + tau2 * tau2);
-    const Real sigma = Real(6) * p * len / (b * t * t);
-    const Real delta = Real(4) * p * len * len * len / (e * t * t * t * b);
-    // √(t²·b⁶/36) = t·b³/6 for t, b > 0 (the box keeps them >= 0.1).
-    const Real pc = Real(4.013) * e * (t * b * b * b / Real(6)) / (len * len) *
-                    (Real(1) - t / (Real(2) * len) * std::sqrt(e / (Real(4) * shear)));
-    g[0] = tau - Real(13600);
-    g[1] = sigma - Real(30000);
+    const response q = response_at(h, l, t, b);
+    g[0] = q.tau - Real(13600);
+    g[1] = q.sigma - Real(30000);
     g[2] = h - b;
     g[3] = Real(0.10471) * h * h + Real(0.04811) * t * b * (Real(14) + l) - Real(5);
     g[4] = Real(0.125) - h;
-    g[5] = delta - Real(0.25);
-    g[6] = p - pc;
+    g[5] = q.delta - Real(0.25);
+    g[6] = Real(load) - q.pc;
+  }
+  /// The constraints' values g and their exact Jacobian J (7 × 4, row-major, ∂g_k/∂x_j) at v, for the gradient
+  /// repair (problem_traits.hpp): τ's by the chain rule through τ', M, R, J and τ'' (∂τ = ∂(τ²)/(2τ)), σ and δ
+  /// as monomials, Pc = c·t·b³·(1 − c'·t).
+  FUSEDGA_HD void jacobian(const Real* v, Real* g, Real* J) const {
+    inequalities(v, g);
+    const Real h = v[0], l = v[1], t = v[2], b = v[3];
+    const response q = response_at(h, l, t, b);
+    const Real sqrt2 = Real(1.4142135623730951);
+    const Real ht = Real(0.5) * (h + t);
+    const Real k = l * l / Real(12) + ht * ht;  // J = 2√2·h·l·k
+    const Real rho = l / q.r;                   // τ² = τ'² + τ'·τ''·ρ + τ''²
+    for (int j = 0; j < 4; ++j) {
+      const Real dh = j == 0, dl = j == 1, dt = j == 2;  // ∂x/∂x_j for h, l, t (b enters τ nowhere)
+      const Real dtau1 = -q.tau1 * (dh / h + dl / l);
+      const Real dm = Real(0.5) * Real(load) * dl;
+      const Real dr = (Real(0.25) * l * dl + Real(0.5) * ht * (dh + dt)) / q.r;
+      const Real dj = Real(2) * sqrt2 * (dh * l * (k + h * ht) + dl * h * (k + l * l / Real(6)) + dt * h * l * ht);
+      const Real dtau2 = (dm * q.r + q.m * dr) / q.j - q.tau2 * dj / q.j;
+      const Real drho = (dl * q.r - l * dr) / (q.r * q.r);
+      const Real dsq = Real(2) * q.tau1 * dtau1 + rho * (dtau1 * q.tau2 + q.tau1 * dtau2) + q.tau1 * q.tau2 * drho +
+                       Real(2) * q.tau2 * dtau2;
+      J[j] = dsq / (Real(2) * q.tau);
+    }
+    const Real bend = Real(0.04811) * (Real(14) + l);
+    const Real pc_t = q.pc / t - q.pc_no_reduction * reduction_slope();  // ∂Pc/∂t
+    const Real rows[6][4] = {{0, 0, Real(-2) * q.sigma / t, -q.sigma / b},
+                             {1, 0, 0, -1},
+                             {Real(0.20942) * h, Real(0.04811) * t * b, bend * b, bend * t},
+                             {-1, 0, 0, 0},
+                             {0, 0, Real(-3) * q.delta / t, -q.delta / b},
+                             {0, 0, -pc_t, Real(-3) * q.pc / b}};
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 4; ++j) J[(i + 1) * 4 + j] = rows[i][j];
+  }
+
+ private:
+  static constexpr double load = 6000, length = 14, young = 30e6, shear = 12e6;  // P (lb), L (in), E, G (psi)
+
+  /// The weld's shear stress τ (and its parts τ', M, R, J, τ''), the bar's bending stress σ, its end deflection
+  /// δ and its buckling load Pc, at (h, l, t, b); Pc before the reduction (1 − t/(2L)·√(E/(4G))) too.
+  struct response {
+    Real tau1, m, r, j, tau2, tau, sigma, delta, pc_no_reduction, pc;
+  };
+  /// t/(2L)·√(E/(4G)) = t times this.
+  FUSEDGA_HD static Real reduction_slope() {
+    return std::sqrt(Real(young) / (Real(4) * Real(shear))) / (Real(2) * Real(length));
+  }
+  FUSEDGA_HD static response response_at(Real h, Real l, Real t, Real b) {
+    const Real p = Real(load), len = Real(length), e = Real(young);
+    const Real sqrt2 = Real(1.4142135623730951);
+    response q;
+    const Real ht = Real(0.5) * (h + t);
+    q.tau1 = p / (sqrt2 * h * l);
+    q.m = p * (len + Real(0.5) * l);
+    q.r = std::sqrt(Real(0.25) * l * l + ht * ht);
+    q.j = Real(2) * (sqrt2 * h * l * (l * l / Real(12) + ht * ht));
+    q.tau2 = q.m * q.r / q.j;
+    q.tau = std::sqrt(q.tau1 * q.tau1 + q.tau1 * q.tau2 * l / q.r + q.tau2 * q.tau2);
+    q.sigma = Real(6) * p * len / (b * t * t);
+    q.delta = Real(4) * p * len * len * len / (e * t * t * t * b);
+    // √(t²·b⁶/36) = t·b³/6 for t, b > 0 (the box keeps them >= 0.1).
+    q.pc_no_reduction = Real(4.013) * e * (t * b * b * b / Real(6)) / (len * len);
+    q.pc = q.pc_no_reduction * (Real(1) - t / (Real(2) * len) * std::sqrt(e / (Real(4) * Real(shear))));
+    return q;
   }
 };
 
