@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -114,11 +115,12 @@ problem_entry make_entry(std::string name, std::string description, std::vector<
     for (const param_spec& p : e.params) defaults[p.name] = p.default_value;
     const auto problem = make(real_tag<double>{}, defaults);
     using P = std::decay_t<decltype(problem)>;
-    // So ga-run repairs every built-in with Newton's steps, as it does expression problems: the finite-difference
+    // So ga-run repairs every built-in (real genes) with Newton's steps, as it does expressions: the finite-difference
     // Jacobian and its measured step limit are for C++ callers' own problems (measured_defaults.hpp).
-    static_assert(
-        detail::has_jacobian<P>::value || (!detail::has_inequalities<P>::value && !detail::has_equalities<P>::value),
-        "a built-in problem with constraints provides their exact `jacobian` (problem_traits.hpp)");
+    static_assert(detail::has_jacobian<P>::value || std::is_integral_v<gene_t<P>> ||
+                      (!detail::has_inequalities<P>::value && !detail::has_equalities<P>::value),
+                  "a built-in problem with constraints on real genes provides their exact `jacobian` "
+                  "(problem_traits.hpp)");
     e.constrained = inequality_count(problem) + equality_count(problem) > 0;
   }
   e.dimension = [make](const std::map<std::string, double>& params) {

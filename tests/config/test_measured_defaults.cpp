@@ -88,6 +88,19 @@ TEST_CASE("measured defaults: the options ga-run's auto resolves to", "[config][
     CHECK(o.stop.evaluations == 30000u);
     require_same_search(o, ga_run_default("{builtin: seed/constrained-quadratic}"));
   }
+  SECTION("which shapes are repaired, and which by differences") {
+    namespace m = measured_default;
+    // {dimension, integer genes, constrained, population evaluated, own jacobian}
+    STATIC_REQUIRE(m::repaired({3, false, true, false, true}));
+    STATIC_REQUIRE(!m::repaired({3, false, false, false, true}));  // nothing to repair
+    STATIC_REQUIRE(!m::repaired({3, false, true, true, false}));   // no per-individual constraints
+    STATIC_REQUIRE(m::repaired_by_differences({3, false, true, false, false}));
+    STATIC_REQUIRE(!m::repaired_by_differences({3, false, true, false, true}));
+    STATIC_REQUIRE(!m::repaired_by_differences({3, false, true, true, false}));
+    const ga_options batch = measured_defaults(problem_shape{3, false, true, true, false});
+    CHECK(batch.constraints.gradient_repair.rate == 0);
+    CHECK(batch.constraints.gradient_repair.iterations == 3);
+  }
   SECTION("no jacobian member: the repair's Jacobian by finite differences gets 8 steps") {
     static_assert(!detail::has_jacobian<vessel_by_differences>::value);
     const ga_options o = measured_defaults(vessel_by_differences{});

@@ -66,8 +66,12 @@ struct PressureVessel {
     g[2] = -pi * r * r * l - Real(4) / Real(3) * pi * r * r * r + Real(1296000);
     g[3] = l - Real(240);
   }
-  /// The constraints' values g and their exact Jacobian J (4 × 4, row-major, ∂g_k/∂x_j) at v, for the gradient
-  /// repair (problem_traits.hpp): g1, g2 and g4 are linear, g3's row is (0, 0, −2π·R·L − 4π·R², −π·R²).
+  /// The problem concept's `jacobian` (core/problem_traits.hpp), for the gradient repair: at the 4 genes v, g[4]
+  /// gets the inequalities' values (bit for bit those of inequalities()) and J[4 × 4] (row-major, J[k·4 + j] =
+  /// ∂g_k/∂x_j, in g's unit per inch) their exact derivatives: g1, g2 and g4 are linear, g3's row is
+  /// (0, 0, −2π·R·L − 4π·R², −π·R²). Derived by hand; checked against
+  /// differences and against the expression config's symbolic Jacobian (tests/problems/test_jacobians.cpp,
+  /// tests/expr/test_builtin_parity.cpp). Pure: thread-safe, throws nothing.
   FUSEDGA_HD void jacobian(const Real* v, Real* g, Real* J) const {
     inequalities(v, g);
     const Real r = v[2], l = v[3];

@@ -83,9 +83,13 @@ struct SpeedReducer {
     g[9] = (Real(1.5) * d1 + Real(1.9)) / l1 - Real(1);
     g[10] = (Real(1.1) * d2 + Real(1.9)) / l2 - Real(1);
   }
-  /// The constraints' values g and their exact Jacobian J (11 × 7, row-major, ∂g_k/∂x_j) at v, for the gradient
-  /// repair (problem_traits.hpp). g1–g4 are monomials c·Π x_j^e_j, whose derivatives are e_j·(g + 1)/x_j; in g5
-  /// and g6, ∂√(s² + c)/∂s = s/√(s² + c) with s = 745·l/(m·z).
+  /// The problem concept's `jacobian` (core/problem_traits.hpp), for the gradient repair: at the 7 genes v, g[11]
+  /// gets the inequalities' values (bit for bit those of inequalities()) and J[11 × 7] (row-major, J[k·7 + j] =
+  /// ∂g_k/∂x_j; the g are dimensionless) their exact derivatives: g1–g4 are monomials c·Π x_j^e_j, whose
+  /// derivatives are e_j·(g + 1)/x_j; in g5 and g6, ∂√(s² + c)/∂s = s/√(s² + c) with s = 745·l/(m·z).
+  /// Derived by hand; checked against
+  /// differences and against the expression config's symbolic Jacobian (tests/problems/test_jacobians.cpp,
+  /// tests/expr/test_builtin_parity.cpp). Pure: thread-safe, throws nothing.
   FUSEDGA_HD void jacobian(const Real* v, Real* g, Real* J) const {
     inequalities(v, g);
     const Real b = v[0], m = v[1], z = v[2], l1 = v[3], l2 = v[4], d1 = v[5], d2 = v[6];

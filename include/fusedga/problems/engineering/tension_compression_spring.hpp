@@ -56,9 +56,13 @@ struct TensionCompressionSpring {
     g[2] = Real(1) - Real(140.45) * d / (dm * dm * n);
     g[3] = (dm + d) / Real(1.5) - Real(1);
   }
-  /// The constraints' values g and their exact Jacobian J (4 × 3, row-major, ∂g_k/∂x_j) at v, for the gradient
-  /// repair (problem_traits.hpp). g2's first term A/B, A = 4D² − d·D, B = 12 566·(D·d³ − d⁴), by the quotient
-  /// rule.
+  /// The problem concept's `jacobian` (core/problem_traits.hpp), for the gradient repair: at the 3 genes v, g[4]
+  /// gets the inequalities' values (bit for bit those of inequalities()) and J[4 × 3] (row-major, J[k·3 + j] =
+  /// ∂g_k/∂x_j, per inch or per coil) their exact derivatives; g2's first term A/B, A = 4D² − d·D,
+  /// B = 12 566·(D·d³ − d⁴), by the quotient rule. Where D = d, g2 and its row are not finite (B = 0).
+  /// Derived by hand; checked against
+  /// differences and against the expression config's symbolic Jacobian (tests/problems/test_jacobians.cpp,
+  /// tests/expr/test_builtin_parity.cpp). Pure: thread-safe, throws nothing.
   FUSEDGA_HD void jacobian(const Real* v, Real* g, Real* J) const {
     inequalities(v, g);
     const Real d = v[0], dm = v[1], n = v[2];

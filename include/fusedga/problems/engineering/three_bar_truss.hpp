@@ -55,8 +55,12 @@ struct ThreeBarTruss {
     g[1] = a2 / den * p - sigma;
     g[2] = Real(1) / (a1 + sqrt2 * a2) * p - sigma;
   }
-  /// The constraints' values g and their exact Jacobian J (3 × 2, row-major, ∂g_k/∂x_j) at v, for the gradient
-  /// repair (problem_traits.hpp), by the quotient rule on the denominators above.
+  /// The problem concept's `jacobian` (core/problem_traits.hpp), for the gradient repair: at the 2 genes v, g[3]
+  /// gets the inequalities' values (bit for bit those of inequalities()) and J[3 × 2] (row-major, J[k·2 + j] =
+  /// ∂g_k/∂x_j, kN/cm² per cm²) their exact derivatives, by the quotient rule on the denominators above. At
+  /// A1 = 0 (in the box) g1, g2 and their rows are not finite. Derived by hand; checked against
+  /// differences and against the expression config's symbolic Jacobian (tests/problems/test_jacobians.cpp,
+  /// tests/expr/test_builtin_parity.cpp). Pure: thread-safe, throws nothing.
   FUSEDGA_HD void jacobian(const Real* v, Real* g, Real* J) const {
     inequalities(v, g);
     const Real a1 = v[0], a2 = v[1];

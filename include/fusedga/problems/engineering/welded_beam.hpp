@@ -58,22 +58,18 @@ struct WeldedBeam {
   template <class X, class G>
   FUSEDGA_HD void inequalities(const X& v, G& g) const {
     const Real h = v[0], l = v[1], t = v[2], b = v[3];
-    const response q = response_at(h, l, t, b);
-    g[0] = q.tau - Real(13600);
-    g[1] = q.sigma - Real(30000);
-    g[2] = h - b;
-    g[3] = Real(0.10471) * h * h + Real(0.04811) * t * b * (Real(14) + l) - Real(5);
-    g[4] = Real(0.125) - h;
-    g[5] = q.delta - Real(0.25);
-    g[6] = Real(load) - q.pc;
+    constraints_from(h, l, t, b, response_at(h, l, t, b), g);
   }
-  /// The constraints' values g and their exact Jacobian J (7 × 4, row-major, ∂g_k/∂x_j) at v, for the gradient
-  /// repair (problem_traits.hpp): τ's by the chain rule through τ', M, R, J and τ'' (∂τ = ∂(τ²)/(2τ)), σ and δ
-  /// as monomials, Pc = c·t·b³·(1 − c'·t).
+  /// The problem concept's `jacobian` (core/problem_traits.hpp), for the gradient repair: at the 4 genes v, g[7]
+  /// gets the inequalities' values (bit for bit those of inequalities()) and J[7 × 4] (row-major, J[k·4 + j] =
+  /// ∂g_k/∂x_j; psi or lb or in per in) their exact derivatives: τ's by the chain rule through τ', M, R, J and τ''
+  /// (∂τ = ∂(τ²)/(2τ)), σ and δ as monomials, Pc = c·t·b³·(1 − c'·t). Derived by hand; checked against
+  /// differences and against the expression config's symbolic Jacobian (tests/problems/test_jacobians.cpp,
+  /// tests/expr/test_builtin_parity.cpp). Pure: thread-safe, throws nothing.
   FUSEDGA_HD void jacobian(const Real* v, Real* g, Real* J) const {
-    inequalities(v, g);
     const Real h = v[0], l = v[1], t = v[2], b = v[3];
     const response q = response_at(h, l, t, b);
+    constraints_from(h, l, t, b, q, g);
     const Real sqrt2 = Real(1.4142135623730951);
     const Real ht = Real(0.5) * (h + t);
     const Real k = l * l / Real(12) + ht * ht;  // J = 2√2·h·l·k
@@ -105,12 +101,24 @@ struct WeldedBeam {
  private:
   static constexpr double load = 6000, length = 14, young = 30e6, shear = 12e6;  // P (lb), L (in), E, G (psi)
 
-  /// The weld's shear stress τ (and its parts τ', M, R, J, τ''), the bar's bending stress σ, its end deflection
-  /// δ and its buckling load Pc, at (h, l, t, b); Pc before the reduction (1 − t/(2L)·√(E/(4G))) too.
+  /// The weld's shear stress τ (psi; and its parts τ', M, R, J, τ''), the bar's bending stress σ (psi), its end
+  /// deflection δ (in) and its buckling load Pc (lb), at (h, l, t, b); Pc before the reduction (1 − t/(2L)·√(E/(4G)))
+  /// too.
   struct response {
     Real tau1, m, r, j, tau2, tau, sigma, delta, pc_no_reduction, pc;
   };
-  /// t/(2L)·√(E/(4G)) = t times this.
+  /// The seven inequalities from the genes and their response.
+  template <class G>
+  FUSEDGA_HD static void constraints_from(Real h, Real l, Real t, Real b, const response& q, G& g) {
+    g[0] = q.tau - Real(13600);
+    g[1] = q.sigma - Real(30000);
+    g[2] = h - b;
+    g[3] = Real(0.10471) * h * h + Real(0.04811) * t * b * (Real(14) + l) - Real(5);
+    g[4] = Real(0.125) - h;
+    g[5] = q.delta - Real(0.25);
+    g[6] = Real(load) - q.pc;
+  }
+  /// t/(2L)·√(E/(4G)) = t times this (1/in).
   FUSEDGA_HD static Real reduction_slope() {
     return std::sqrt(Real(young) / (Real(4) * Real(shear))) / (Real(2) * Real(length));
   }
