@@ -38,6 +38,17 @@ std::vector<double> differences(const P& p, const std::vector<double>& x, int j,
 
 bool anywhere(const std::vector<double>&) { return true; }
 
+// A uniform point of the box b for which keep(x) holds, each gene rounded through T (float: the float kernels' genes).
+template <class T, class B, class Keep>
+std::vector<double> point_in(const B& b, int d, std::mt19937& rng, Keep keep) {
+  std::vector<double> x(d);
+  do {
+    for (int j = 0; j < d; ++j)
+      x[j] = static_cast<T>(b.lower[j] + (b.upper[j] - b.lower[j]) * std::uniform_real_distribution<double>(0, 1)(rng));
+  } while (!keep(x));
+  return x;
+}
+
 // At 200 random points of the box for which keep(x) holds (away from where a constraint is singular).
 template <class P, class Keep = bool (*)(const std::vector<double>&)>
 void check_jacobian(const P& p, Keep keep = anywhere) {
@@ -46,11 +57,8 @@ void check_jacobian(const P& p, Keep keep = anywhere) {
   const int d = p.dimension(), m = p.inequality_count();
   std::mt19937 rng(5);
   for (int trial = 0; trial < 200; ++trial) {
-    std::vector<double> x(d), c(m), J(m * d), g(m);
-    do {
-      for (int j = 0; j < d; ++j)
-        x[j] = b.lower[j] + (b.upper[j] - b.lower[j]) * std::uniform_real_distribution<double>(0, 1)(rng);
-    } while (!keep(x));
+    const std::vector<double> x = point_in<double>(b, d, rng, keep);
+    std::vector<double> c(m), J(m * d), g(m);
     std::fill(c.begin(), c.end(), std::nan(""));  // every entry written
     std::fill(J.begin(), J.end(), std::nan(""));
     p.jacobian(x.data(), c.data(), J.data());
@@ -79,15 +87,9 @@ void check_float(Keep keep = anywhere) {
   const int d = pd.dimension(), m = pd.inequality_count();
   std::mt19937 rng(9);
   for (int trial = 0; trial < 200; ++trial) {
-    std::vector<double> x(d), c(m), J(m * d);
-    std::vector<float> xf(d), cf(m), Jf(m * d);
-    do {
-      for (int j = 0; j < d; ++j) {
-        xf[j] = static_cast<float>(b.lower[j] +
-                                   (b.upper[j] - b.lower[j]) * std::uniform_real_distribution<double>(0, 1)(rng));
-        x[j] = xf[j];
-      }
-    } while (!keep(x));
+    const std::vector<double> x = point_in<float>(b, d, rng, keep);
+    std::vector<double> c(m), J(m * d);
+    std::vector<float> xf(x.begin(), x.end()), cf(m), Jf(m * d);
     pd.jacobian(x.data(), c.data(), J.data());
     pf.jacobian(xf.data(), cf.data(), Jf.data());
     for (int k = 0; k < m; ++k) {

@@ -48,12 +48,7 @@ struct ThreeBarTruss {
   template <class X, class G>
   FUSEDGA_HD void inequalities(const X& v, G& g) const {
     const Real a1 = v[0], a2 = v[1];
-    const Real sqrt2 = Real(1.4142135623730951);
-    const Real p = Real(2), sigma = Real(2);
-    const Real den = sqrt2 * a1 * a1 + Real(2) * a1 * a2;
-    g[0] = (sqrt2 * a1 + a2) / den * p - sigma;
-    g[1] = a2 / den * p - sigma;
-    g[2] = Real(1) / (a1 + sqrt2 * a2) * p - sigma;
+    constraints_from(a2, terms_at(a1, a2), g);
   }
   /// The problem concept's `jacobian` (core/problem_traits.hpp), for the gradient repair: at the 2 genes v, g[3]
   /// gets the inequalities' values (bit for bit those of inequalities()) and J[3 × 2] (row-major, J[k·2 + j] =
@@ -62,21 +57,41 @@ struct ThreeBarTruss {
   /// differences and against the expression config's symbolic Jacobian (tests/problems/test_jacobians.cpp,
   /// tests/expr/test_builtin_parity.cpp). Pure: thread-safe, throws nothing.
   FUSEDGA_HD void jacobian(const Real* v, Real* g, Real* J) const {
-    inequalities(v, g);
     const Real a1 = v[0], a2 = v[1];
+    const terms q = terms_at(a1, a2);
+    constraints_from(a2, q, g);
     const Real sqrt2 = Real(1.4142135623730951);
-    const Real p = Real(2);
-    const Real den = sqrt2 * a1 * a1 + Real(2) * a1 * a2;
+    const Real p = Real(load);
+    const Real den = q.den, num = q.num, e = q.e;
     const Real den1 = Real(2) * sqrt2 * a1 + Real(2) * a2, den2 = Real(2) * a1;  // ∂den/∂A1, ∂den/∂A2
-    const Real num = sqrt2 * a1 + a2;
     const Real den_sq = den * den;
     J[0] = p * (sqrt2 * den - num * den1) / den_sq;
     J[1] = p * (den - num * den2) / den_sq;
     J[2] = -p * a2 * den1 / den_sq;
     J[3] = p * (den - a2 * den2) / den_sq;
-    const Real e = a1 + sqrt2 * a2;
     J[4] = -p / (e * e);
     J[5] = -p * sqrt2 / (e * e);
+  }
+
+ private:
+  static constexpr double load = 2, stress = 2;  // P, σ (kN/cm²)
+
+  /// The stresses' parts at (A1, A2): den = √2·A1² + 2·A1·A2, num = √2·A1 + A2 (g1's numerator), e = A1 + √2·A2
+  /// (g3's denominator), in cm² (den: cm⁴).
+  struct terms {
+    Real den, num, e;
+  };
+  FUSEDGA_HD static terms terms_at(Real a1, Real a2) {
+    const Real sqrt2 = Real(1.4142135623730951);
+    return {sqrt2 * a1 * a1 + Real(2) * a1 * a2, sqrt2 * a1 + a2, a1 + sqrt2 * a2};
+  }
+  /// The three inequalities from A2 and the terms.
+  template <class G>
+  FUSEDGA_HD static void constraints_from(Real a2, const terms& q, G& g) {
+    const Real p = Real(load), sigma = Real(stress);
+    g[0] = q.num / q.den * p - sigma;
+    g[1] = a2 / q.den * p - sigma;
+    g[2] = Real(1) / q.e * p - sigma;
   }
 };
 

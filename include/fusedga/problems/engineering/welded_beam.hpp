@@ -71,9 +71,8 @@ struct WeldedBeam {
     const response q = response_at(h, l, t, b);
     constraints_from(h, l, t, b, q, g);
     const Real sqrt2 = Real(1.4142135623730951);
-    const Real ht = Real(0.5) * (h + t);
-    const Real k = l * l / Real(12) + ht * ht;  // J = 2√2·h·l·k
-    const Real rho = l / q.r;                   // τ² = τ'² + τ'·τ''·ρ + τ''²
+    const Real ht = q.ht, k = q.k;  // J = 2√2·h·l·k
+    const Real rho = l / q.r;       // τ² = τ'² + τ'·τ''·ρ + τ''²
     for (int j = 0; j < 4; ++j) {
       const Real dh = j == 0, dl = j == 1, dt = j == 2;  // ∂x/∂x_j for h, l, t (b enters τ nowhere)
       const Real dtau1 = -q.tau1 * (dh / h + dl / l);
@@ -87,7 +86,7 @@ struct WeldedBeam {
       J[j] = dsq / (Real(2) * q.tau);
     }
     const Real bend = Real(0.04811) * (Real(14) + l);
-    const Real pc_t = q.pc / t - q.pc_no_reduction * reduction_slope();  // ∂Pc/∂t
+    const Real pc_t = q.pc / t - q.pc_no_reduction * q.reduction / t;  // ∂Pc/∂t: the reduction is linear in t
     const Real rows[6][4] = {{0, 0, Real(-2) * q.sigma / t, -q.sigma / b},
                              {1, 0, 0, -1},
                              {Real(0.20942) * h, Real(0.04811) * t * b, bend * b, bend * t},
@@ -101,11 +100,11 @@ struct WeldedBeam {
  private:
   static constexpr double load = 6000, length = 14, young = 30e6, shear = 12e6;  // P (lb), L (in), E, G (psi)
 
-  /// The weld's shear stress τ (psi; and its parts τ', M, R, J, τ''), the bar's bending stress σ (psi), its end
-  /// deflection δ (in) and its buckling load Pc (lb), at (h, l, t, b); Pc before the reduction (1 − t/(2L)·√(E/(4G)))
-  /// too.
+  /// The weld's shear stress τ (psi; and its parts τ', M, R, J, τ'', with (h + t)/2 and J's factor
+  /// k = l²/12 + ((h + t)/2)², J = 2√2·h·l·k), the bar's bending stress σ (psi), its end deflection δ (in) and its
+  /// buckling load Pc (lb), at (h, l, t, b); Pc before the reduction t/(2L)·√(E/(4G)), and that reduction, too.
   struct response {
-    Real tau1, m, r, j, tau2, tau, sigma, delta, pc_no_reduction, pc;
+    Real ht, k, tau1, m, r, j, tau2, tau, sigma, delta, pc_no_reduction, reduction, pc;
   };
   /// The seven inequalities from the genes and their response.
   template <class G>
@@ -118,26 +117,24 @@ struct WeldedBeam {
     g[5] = q.delta - Real(0.25);
     g[6] = Real(load) - q.pc;
   }
-  /// t/(2L)·√(E/(4G)) = t times this (1/in).
-  FUSEDGA_HD static Real reduction_slope() {
-    return std::sqrt(Real(young) / (Real(4) * Real(shear))) / (Real(2) * Real(length));
-  }
   FUSEDGA_HD static response response_at(Real h, Real l, Real t, Real b) {
     const Real p = Real(load), len = Real(length), e = Real(young);
     const Real sqrt2 = Real(1.4142135623730951);
     response q;
-    const Real ht = Real(0.5) * (h + t);
+    const Real ht = q.ht = Real(0.5) * (h + t);
+    q.k = l * l / Real(12) + ht * ht;
     q.tau1 = p / (sqrt2 * h * l);
     q.m = p * (len + Real(0.5) * l);
     q.r = std::sqrt(Real(0.25) * l * l + ht * ht);
-    q.j = Real(2) * (sqrt2 * h * l * (l * l / Real(12) + ht * ht));
+    q.j = Real(2) * (sqrt2 * h * l * q.k);
     q.tau2 = q.m * q.r / q.j;
     q.tau = std::sqrt(q.tau1 * q.tau1 + q.tau1 * q.tau2 * l / q.r + q.tau2 * q.tau2);
     q.sigma = Real(6) * p * len / (b * t * t);
     q.delta = Real(4) * p * len * len * len / (e * t * t * t * b);
     // √(t²·b⁶/36) = t·b³/6 for t, b > 0 (the box keeps them >= 0.1).
     q.pc_no_reduction = Real(4.013) * e * (t * b * b * b / Real(6)) / (len * len);
-    q.pc = q.pc_no_reduction * (Real(1) - t / (Real(2) * len) * std::sqrt(e / (Real(4) * Real(shear))));
+    q.reduction = t / (Real(2) * len) * std::sqrt(e / (Real(4) * Real(shear)));
+    q.pc = q.pc_no_reduction * (Real(1) - q.reduction);
     return q;
   }
 };
