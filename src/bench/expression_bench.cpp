@@ -36,7 +36,7 @@ std::unique_ptr<bench_target> bench_expression(const run_config& cfg) {
   const auto e = build_evaluators<Real>(*p, plan);
   // The gradient repair (ga.algorithm auto's default on constrained problems) needs the Jacobian, as in a run
   // (registry/expression.cpp); without it the repair pass would call a null evaluator.
-  if (cfg.ga.constraints.gradient_repair.rate > 0 && p->inequality_count() + p->equality_count() > 0)
+  if (needs_jacobian(cfg, *p))
     add_jacobian<Real>(*e, *p, e->jit ? plan : expression_plan{expression_engine::interpreter, "interpreter", false});
   auto inner = with_problem(*p, *e, [&](const auto& problem) { return make_bench_target(problem, cfg); });
   return std::make_unique<holding_bench_target>(std::move(inner),

@@ -382,6 +382,21 @@ void read_operator_section(const located& section, const operator_family& family
     const Kind k = read_operator_type<Kind>(*type, family, !problem.integer_genes, problem);
     if (kind) *kind = k;
   }
+  // A parameter of another operator of the family is an error, not ignored: `eta` under `type: gaussian`.
+  if (kind || family.rows.size() == 1) {
+    const operator_spec& row = family.rows[kind ? static_cast<int>(*kind) : 0];  // rows in enum order
+    const auto has = [](spec_list<parameter_spec> list, const std::string& name) {
+      return std::any_of(list.begin(), list.end(), [&](const parameter_spec& p) { return name == p.name; });
+    };
+    for (std::size_t k = 1; k < keys.size(); ++k)  // keys[0] is `type`
+      if (const auto v = m.get(keys[k]); v && !has(family.common, keys[k]) && !has(row.params, keys[k])) {
+        std::string own;
+        for (const auto list : {family.common, row.params})
+          for (const parameter_spec& p : list) own += (own.empty() ? "" : ", ") + std::string(p.name);
+        v->fail(std::string("does not apply to ") + row.name + " " + family.noun +
+                " (its parameters: " + (own.empty() ? std::string("none") : own) + ")");
+      }
+  }
   const auto read = [&](const parameter_spec& p) {
     const auto v = m.get(p.name);
     if (!v) return;
@@ -512,6 +527,11 @@ void resolve_auto_algorithm(const problem_entry& problem, const ga_given& given,
     choice.reason = "auto: ga." + given.ga_only_key + " is set, a GA operator";
     return;
   }
+  if (out.constraints.rule == constraint_rule::stochastic_ranking) {
+    out.algorithm = algorithm_kind::ga;
+    choice.reason = "auto: ga.constraint_handling.type is stochastic-ranking, which compares in the GA's tournaments";
+    return;
+  }
   out.algorithm = algorithm_kind::de;  // ga.de's own defaults: SHADE
   choice.reason = std::string("auto: real genes") +
                   (problem.integer_variables ? " (its integer variables are real genes kept integral)" : "") +
@@ -603,6 +623,11 @@ void read_search(const key_getter& get, const problem_entry& problem, std::size_
       if (const auto v = get(key.c_str()))
         v->fail("does not apply to differential evolution (" + algorithm_key +
                 ": de uses ga.de and one-to-one survival)");
+    if (out.constraints.rule == constraint_rule::stochastic_ranking)
+      if (const auto at = get("constraint_handling") ? get("constraint_handling") : get("algorithm"))
+        at->fail(std::string("stochastic-ranking compares in the GA's tournaments, and differential evolution's "
+                             "one-to-one survival has none: use feasibility-rules or epsilon with ") +
+                 algorithm_key + ": de, or " + algorithm_key + ": ga");
     if (variant) out.survival = survival_options{};  // a GA run's plus survival does not carry over to DE islands
   }
   if (out.survival.kind == survival_kind::plus)

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "expr/decimal_text.hpp"
 #include "expr/interp_ops.hpp"
 #include "expr/table_source.hpp"
 #include "fusedga/core/error.hpp"
@@ -37,9 +38,7 @@ std::string literal(double v, const std::string& type, dialect d) {
   if (std::isinf(v))
     return std::string(v < 0 ? "-" : "") + (d == dialect::host ? "std::numeric_limits<" + type + ">::infinity()"
                                                                : "::fusedga::expr::jit_infinity<" + type + ">()");
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return type + "(" + buf + ")";
+  return type + "(" + detail::decimal17(v) + ")";
 }
 
 /// The C++ function for `fn`: std:: overloads on the host, the CUDA math library's global overloads on the device.

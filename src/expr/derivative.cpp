@@ -126,7 +126,7 @@ class tape_builder {
     if (const auto it = memo_.find(k); it != memo_.end()) return it->second;
     if (t_.entries.size() >= max_)
       throw error("Jacobian: the constraints need more than " + std::to_string(max_) +
-                  " operations once reductions are unrolled; use finite differences");
+                  " operations once reductions are unrolled");
     const int id = static_cast<int>(t_.entries.size());
     t_.entries.push_back(t);
     memo_.emplace(k, id);
@@ -291,11 +291,20 @@ class differentiator {
   }
   int neg(int u) { return u == kZero ? kZero : norm(b_.make(tape_op::neg, u)); }
   int op(tape_op o, int a, int b = -1) { return b_.make(o, a, b); }
+  /// a^(b−1), by the lowering's rules where b is a literal (powi for an integer, sqrt for 1.5).
+  int power_less_one(int a, int b) {
+    if (!b_.is_const(b)) return op(tape_op::pow, a, op(tape_op::sub, b, k(1)));
+    const double n = b_.value(b) - 1;
+    if (n == std::floor(n) && std::abs(n) <= interp::max_integer_power) return b_.make(tape_op::powi, a, -1, -1, -1, n);
+    if (n == 0.5) return op(tape_op::sqrt, a);
+    return op(tape_op::pow, a, k(n));
+  }
 
   int rule(int i, int j) {
     const tape_entry t = b_.at(i);  // copy: make() may grow the tape
     const int a = t.a, b = t.b;
-    const int da = d(a), db = d(b);
+    const int arity = detail::tape_arity(t.op);  // a gene's `a` is its gene number, not an entry
+    const int da = arity >= 1 ? d(a) : kZero, db = arity >= 2 ? d(b) : kZero;
     switch (t.op) {
       case tape_op::constant: return kZero;
       case tape_op::gene: return t.a == j ? k(1) : kZero;
@@ -310,10 +319,10 @@ class differentiator {
         const int p = n == 2 ? a : b_.make(tape_op::powi, a, -1, -1, -1, n - 1);
         return mul(mul(k(n), p), da);
       }
-      case tape_op::pow: {  // a^b · (b'·log a + b·a'/a)
-        const int ta = da == kZero ? kZero : divide(mul(b, da), a);
-        const int tb = db == kZero ? kZero : mul(db, op(tape_op::log, a));
-        return mul(i, add(tb, ta));
+      case tape_op::pow: {  // b·a^(b−1)·a' + a^b·log a·b' (not a^b·b·a'/a: 0·∞ at a = 0, where it is finite)
+        const int ta = da == kZero ? kZero : mul(mul(b, power_less_one(a, b)), da);
+        const int tb = db == kZero ? kZero : mul(mul(i, op(tape_op::log, a)), db);
+        return add(ta, tb);
       }
       case tape_op::sqrt: return divide(da, mul(k(2), i));
       case tape_op::sin: return mul(op(tape_op::cos, a), da);
@@ -376,7 +385,7 @@ jacobian_tape build_jacobian(const program& p, std::size_t max_entries) {
   t.jacobian.assign(static_cast<std::size_t>(m) * static_cast<std::size_t>(d), kZero);
   if (static_cast<double>(primal) * d > 4e8)
     throw error("Jacobian: constraints too large to differentiate symbolically (" + std::to_string(primal) +
-                " operations × " + std::to_string(d) + " genes); use finite differences");
+                " operations × " + std::to_string(d) + " genes)");
   differentiator diff(builder, primal, d);
   for (int j = 0; j < d; ++j) {
     bool any = false;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "expr/decimal_text.hpp"
 #include "expr/table_source.hpp"
 #include "expr/tape_ops.hpp"
 #include "fusedga/core/error.hpp"
@@ -19,9 +20,7 @@ std::string literal(double v, bool host) {
     const std::string inf = host ? "R(__builtin_inf())" : "R(__longlong_as_double(0x7ff0000000000000ULL))";
     return v < 0 ? "(-" + inf + ")" : inf;
   }
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return std::string("R(") + buf + ")";
+  return "R(" + detail::decimal17(v) + ")";
 }
 
 std::string t(int id) { return "t" + std::to_string(id); }

@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "expr/decimal_text.hpp"
+
 namespace fusedga::expr {
 
 namespace {
@@ -50,7 +52,8 @@ class numpy_printer {
   std::string operator()(int id) const {
     const node& n = p_.nodes.at(static_cast<std::size_t>(id));
     switch (n.kind) {
-      case node_kind::number: return fmt::format("({:.17g})", n.value);
+      case node_kind::number:
+        return "(" + detail::decimal17(n.value) + ")";
       case node_kind::gene:
         if (n.a < 0) return fmt::format("x[{}]", n.slot);
         return fmt::format("x[{} + int({})]", n.slot, (*this)(n.a));

@@ -106,6 +106,10 @@ class parser {
     n.a = op.kind == token_kind::greater ? rhs : lhs;
     n.b = op.kind == token_kind::greater ? lhs : rhs;
     c.root = add(std::move(n));
+    if (!reads_a_gene(c.root))
+      fail(from_, first.where,
+           "the constraint reads no variable, so it is always satisfied or always violated; expected a "
+           "constraint on the variables");
     count_work(c.root);
     c.text = text.text;
     c.where = text.where;
@@ -146,6 +150,19 @@ class parser {
     return next();
   }
   [[noreturn]] void fail_at(int id, const std::string& message) const { fail(from_, b_.at(id).where, message); }
+
+  /// Whether the subtree at `id` reads a gene (a variable), anywhere.
+  bool reads_a_gene(int id) const {
+    std::vector<int> open{id};
+    while (!open.empty()) {
+      const node& n = b_.at(open.back());
+      open.pop_back();
+      if (n.kind == node_kind::gene) return true;
+      for (int child : {n.a, n.b, n.c})
+        if (child >= 0) open.push_back(child);
+    }
+    return false;
+  }
 
   /// Appends `n` to the arena: its height, its integer range (index variables
   /// pass theirs in) and the `integer` flag.

@@ -25,6 +25,36 @@ std::string directory_of(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
 }
+/// Where `path` is written: a symbolic link's target (the link stays a link, as with `> link` in a shell), else
+/// `path` itself.
+std::string written_path(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (!real) fail(path, "following the symbolic link", errno);
+  std::string target(real);
+  std::free(real);
+  return target;
+}
+/// Whether `path` exists and is neither a regular file nor a directory: a device (/dev/null) or a FIFO, which is
+/// written in place, since renaming a file over it would replace the device.
+bool special_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+/// Writes all of `content` to `fd`; false with errno set on a failure.
+bool write_all(int fd, const std::string& content) {
+  std::size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t w = ::write(fd, content.data() + done, content.size() - done);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    done += static_cast<std::size_t>(w);
+  }
+  return true;
+}
 /// Creates the temporary beside `path` that write_file_atomic writes first, `PATH.tmp.PID.XXXXXX`; its name goes
 /// to `name`. The writer's pid in the name lets a later writer remove what a killed one left (remove_stale_temporaries).
 int open_temporary(const std::string& path, std::string& name) {
@@ -61,9 +91,14 @@ int remove_stale_temporaries(const std::string& path) {
   return removed;
 }
 
-void check_writable(const std::string& path) {
+void check_writable(const std::string& given) {
   struct stat st {};
-  if (path.empty()) throw error("cannot write a file with an empty name; expected a file path");
+  if (given.empty()) throw error("cannot write a file with an empty name; expected a file path");
+  const std::string path = written_path(given);
+  if (special_file(path)) {
+    if (::access(path.c_str(), W_OK) != 0) fail(given, "opening it", errno);
+    return;
+  }
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     throw error("cannot write " + path + ": it is a directory");
   const std::string dir = directory_of(path);
@@ -74,7 +109,17 @@ void check_writable(const std::string& path) {
   ::unlink(tmpl.c_str());
 }
 
-void write_file_atomic(const std::string& path, const std::string& content) {
+void write_file_atomic(const std::string& given, const std::string& content) {
+  const std::string path = written_path(given);
+  if (special_file(path)) {  // a device or FIFO: nothing to be atomic about
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) fail(given, "opening it", errno);
+    const bool written = write_all(fd, content);
+    const int err = errno;
+    ::close(fd);
+    if (!written) fail(given, "write", err);
+    return;
+  }
   remove_stale_temporaries(path);
   std::string tmpl;
   const int fd = open_temporary(path, tmpl);
@@ -84,15 +129,7 @@ void write_file_atomic(const std::string& path, const std::string& content) {
     ::unlink(tmpl.c_str());
     fail(path, what, err);
   };
-  std::size_t done = 0;
-  while (done < content.size()) {
-    const ssize_t w = ::write(fd, content.data() + done, content.size() - done);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      cleanup("write");
-    }
-    done += static_cast<std::size_t>(w);
-  }
+  if (!write_all(fd, content)) cleanup("write");
   if (::fchmod(fd, 0644) != 0) cleanup("chmod");
   if (::fsync(fd) != 0) cleanup("fsync");
   if (::close(fd) != 0) {

@@ -10,15 +10,17 @@ namespace fusedga {
  * Writes `content` to `path` atomically: into a temporary file in the same
  * directory (`PATH.tmp.PID.XXXXXX`), flushed and fsync'ed, then renamed over `path`. On any failure
  * the temporary is removed and `path` is left as it was. Temporaries of `path` left by a writer that was
- * killed (SIGKILL) are removed first (remove_stale_temporaries).
+ * killed (SIGKILL) are removed first (remove_stale_temporaries). A symbolic link is followed: its target is
+ * written, the link stays. A device or FIFO (`/dev/null`) is written in place, not replaced.
  * @throws fusedga::error naming the path and the system error.
  */
 void write_file_atomic(const std::string& path, const std::string& content);
 
 /**
  * Checks, before any work, that `write_file_atomic(path, ...)` can succeed: creates and removes the temporary
- * file it would create beside `path`, and refuses an empty `path`, a directory, and a path whose directory does
- * not exist. Leaves no file behind.
+ * file it would create beside `path` (beside a symbolic link's target), and refuses an empty `path`, a directory,
+ * a path whose directory does not exist and a dangling symbolic link; a device or FIFO needs write permission.
+ * Leaves no file behind.
  * @throws fusedga::error naming the path and the system error.
  */
 void check_writable(const std::string& path);

@@ -11,9 +11,11 @@ namespace fusedga {
 bool same_file(const std::string& a, const std::string& b) {
   std::error_code ec;
   if (std::filesystem::equivalent(a, b, ec)) return true;  // one existing file: also hard links
+  // Absolute first: weakly_canonical leaves a relative path whose file does not exist yet relative, so "./x"
+  // and "x" (or "$PWD/x") would differ.
   std::error_code ec1, ec2;
-  const auto x = std::filesystem::weakly_canonical(a, ec1);
-  const auto y = std::filesystem::weakly_canonical(b, ec2);
+  const auto x = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ec1), ec1);
+  const auto y = std::filesystem::weakly_canonical(std::filesystem::absolute(b, ec2), ec2);
   return ec1 || ec2 ? a == b : x == y;
 }
 

@@ -113,18 +113,17 @@ Result run_expression(const run_config& cfg, const run_hooks& hooks, int& thread
                       ")");
     e = build_evaluators<Real>(p, {expression_engine::interpreter, "interpreter", false}, jit);
   }
-  if (cfg.ga.constraints.gradient_repair.rate > 0 && p.inequality_count() + p.equality_count() > 0) {
+  if (needs_jacobian(cfg, p)) {
+    const expr::jacobian_tape tape = repair_jacobian(p);  // too large: a config_error saying what to set
     try {
-      add_jacobian<Real>(*e, p, e->jit ? plan : expression_plan{expression_engine::interpreter, "interpreter", false},
-                         jit);
+      e->jacobian = e->jit ? expr::jacobian_jit_compile<Real>(tape, jit) : expr::make_jacobian_interpreter<Real>(tape);
     } catch (const interrupted&) {
       throw;
     } catch (const error& failure) {
-      if (!e->jit) throw;  // the symbolic Jacobian itself failed: nothing to fall back to
       if (hooks.on_notice)
         hooks.on_notice(std::string("gradient repair: using the Jacobian interpreter (the JIT failed: ") +
                         failure.what() + ")");
-      add_jacobian<Real>(*e, p, {expression_engine::interpreter, "interpreter", false});
+      e->jacobian = expr::make_jacobian_interpreter<Real>(tape);
     }
   }
   return with_problem(p, *e, [&](const auto& problem) { return solve_on(problem, cfg, hooks, threads); });

@@ -39,12 +39,29 @@ std::shared_ptr<evaluators<Real>> build_evaluators(const expr::program& p, const
   return e;
 }
 
-/// Adds the constraint Jacobian (symbolic, derivative.hpp) to `e`, through the CPU JIT when `plan` uses it.
-/// @throws fusedga::error when the constraints are too large to differentiate symbolically.
+/**
+ * The constraints' symbolic Jacobian (derivative.hpp) for the gradient repair.
+ * @throws config_error naming ga.constraint_handling.gradient_repair when the constraints are too large to
+ *         differentiate symbolically (derivative.hpp's limits), with what to set instead.
+ */
+inline expr::jacobian_tape repair_jacobian(const expr::program& p) {
+  try {
+    return expr::build_jacobian(p);
+  } catch (const config_error&) {
+    throw;
+  } catch (const error& e) {
+    throw config_error(std::string("ga.constraint_handling.gradient_repair: ") + e.what() +
+                       "; the repair needs it: set gradient_repair.rate: 0 (ga.algorithm auto sets 0.2 on a "
+                       "constrained problem)");
+  }
+}
+
+/// Adds the constraint Jacobian (repair_jacobian) to `e`, through the CPU JIT when `plan` uses it.
+/// @throws config_error as repair_jacobian; fusedga::error when the JIT cannot compile it.
 template <class Real>
 void add_jacobian(evaluators<Real>& e, const expr::program& p, const expression_plan& plan,
                   const expr::jit_options& jit = {}) {
-  const expr::jacobian_tape tape = expr::build_jacobian(p);
+  const expr::jacobian_tape tape = repair_jacobian(p);
   e.jacobian = plan.engine == expression_engine::jit ? expr::jacobian_jit_compile<Real>(tape, jit)
                                                       : expr::make_jacobian_interpreter<Real>(tape);
 }
@@ -71,6 +88,12 @@ bool any_island(const run_config& cfg, Test&& test) {
 /// Whether any island of the run repairs: the GPU JIT then builds the constraints' Jacobian into its kernels.
 inline bool any_repair(const run_config& cfg) {
   return any_island(cfg, [](const ga_options& o) { return o.constraints.gradient_repair.rate > 0; });
+}
+
+/// Whether a run of `p` under `cfg` needs the constraints' Jacobian: some island repairs (a heterogeneous
+/// island's variant may, where the run's own options do not) and `p` has constraints.
+inline bool needs_jacobian(const run_config& cfg, const expr::program& p) {
+  return any_repair(cfg) && p.inequality_count() + p.equality_count() > 0;
 }
 
 /// Whether any island of the run runs `algorithm`: the GPU JIT links that algorithm's variation kernel.

@@ -141,6 +141,12 @@ TEST_CASE("ga-run: output paths that are booleans or numbers, or one file for bo
   CHECK(same.exit_code == 2);
   CHECK_THAT(same.err, Catch::Contains("name the same file"));
   CHECK_FALSE(fs::exists(dir / "x"));
+  // The same file not yet there, once absolute and once relative to the working directory (ga-run's, this test's).
+  const std::string relative = "./" + fs::relative(dir / "y").string();
+  const outcome mixed = ga_run(dir, "--out " + (dir / "y").string() + " --history " + relative);
+  CHECK(mixed.exit_code == 2);
+  CHECK_THAT(mixed.err, Catch::Contains("name the same file"));
+  CHECK_FALSE(fs::exists(dir / "y"));
 }
 
 TEST_CASE("ga-run: an output that would replace the config, the resumed checkpoint or another output is an error",
@@ -238,4 +244,45 @@ TEST_CASE("ga-run: a run at the reduction work limit still stops on Ctrl-C", "[g
   CHECK(WEXITSTATUS(status) == 130);
   const auto j = nlohmann::json::parse(slurp(out));
   CHECK(j["stop_reason"] == "interrupted");
+}
+
+TEST_CASE("ga-run: constraints too large to differentiate are a config error that says to turn the repair off",
+          "[ga-run][errors]") {
+  // 40,002 operations × 20,000 genes is over the symbolic Jacobian's 4·10⁸ (its dependency bitsets); auto's
+  // repair (0.2 on a constrained problem) needs it. It was exit 1, "use finite differences", which no setting gives.
+  scratch_dir dir;
+  dir.write("big.yaml", R"(problem:
+  variables: {v: {size: 20000, bounds: [0, 1]}}
+  objective: "v[0]"
+  constraints: ["sum(i=0:19999, v[i]) <= 1"]
+  engine: interpreter
+stop: {evaluations: 200}
+)");
+  const outcome r = ga_run(dir, (dir / "big.yaml").string() + " -q");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("ga.constraint_handling.gradient_repair: Jacobian: constraints too large to "
+                                    "differentiate symbolically (40002 operations × 20000 genes); the repair needs "
+                                    "it: set gradient_repair.rate: 0"));
+  CHECK(
+      ga_run(dir, (dir / "big.yaml").string() + " -q --set ga.constraint_handling.gradient_repair.rate=0").exit_code ==
+      0);
+}
+
+TEST_CASE("ga-run: an output that is a symbolic link or a device is written through it, not replaced",
+          "[ga-run][output]") {
+  // A rename over the path replaced the link by a file (its target untouched) and /dev/null by a regular file.
+  scratch_dir dir;
+  dir.write("target.json", "old");
+  fs::create_symlink(dir / "target.json", dir / "link.json");
+  const outcome r = ga_run(dir, "-q --set ga.generations=2 --set ga.population=50 --out " +
+                                    (dir / "link.json").string() + " --history /dev/null");
+  REQUIRE(r.exit_code == 0);
+  CHECK(fs::is_symlink(dir / "link.json"));
+  CHECK(nlohmann::json::parse(slurp(dir / "target.json")).contains("best"));
+  CHECK(fs::is_character_file("/dev/null"));
+  // A dangling link is refused before the run.
+  fs::create_symlink(dir / "missing" / "x.json", dir / "dangling.json");
+  const outcome bad = ga_run(dir, "-q --set ga.generations=2 --out " + (dir / "dangling.json").string());
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("following the symbolic link"));
 }

@@ -130,3 +130,26 @@ TEST_CASE("ga-run: an island run checkpointed, then resumed further, ends as the
   CHECK_THAT(bad.err, Catch::Contains("ga.islands.migration.topology: expected one of (ring, random, fully-connected), "
                                       "got star"));
 }
+
+TEST_CASE("ga-run: an island variant that repairs, in a run that does not, gets the constraints' Jacobian",
+          "[ga-run][islands]") {
+  // The run's own rate is 0 (explicit de brings no repair); variant 1 repairs. The Jacobian was built only for a
+  // run whose own rate was above 0, so variant 1's islands called a null evaluator (SIGSEGV).
+  scratch_dir dir;
+  dir.write("v.yaml", R"(problem:
+  variables: {x: [-5, 5], y: [-5, 5]}
+  objective: "x^2 + y^2"
+  constraints: ["x + y >= 1", "x*y == 0.2"]
+ga:
+  algorithm: de
+  population: 40
+  islands: {count: 2, migration: {every: 10, size: 2}, variants: [{}, {constraint_handling: {gradient_repair: {rate: 0.5}}}]}
+stop: {evaluations: 20000}
+)");
+  const outcome r = ga_run(dir, (dir / "v.yaml").string() + " -q --out " + (dir / "r.json").string());
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(slurp(dir / "r.json"));
+  CHECK(j["best"]["feasible"] == true);
+  // x² + y² = (x + y)² − 2xy >= 1 − 0.4 at x + y = 1 (less by the equality's tolerance 1e-4: 0.5998)
+  CHECK(j["best"]["objective"].get<double>() == Approx(0.6).margin(1e-3));
+}

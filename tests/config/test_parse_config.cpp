@@ -56,8 +56,8 @@ ga:
   generations: 40
   seed: 18446744073709551615
   selection: {type: tournament, size: 4}
-  crossover: {type: blx-alpha, rate: 0.75, eta: 10, alpha: 0.3}
-  mutation: {type: gaussian, rate: 0.05, eta: 30, sigma: 0.2, step: 3}
+  crossover: {type: blx-alpha, rate: 0.75, alpha: 0.3}
+  mutation: {type: gaussian, rate: 0.05, sigma: 0.2}
   elitism: 5
   constraint_handling: {type: penalty, weight: 1e3, equality_tolerance: 0.001}
 stop: {target: -1.5, stall_generations: 25, time_limit_s: 2.5}
@@ -78,14 +78,11 @@ output: {result: out/result.json, history: "out/history.csv"}
   CHECK(c.ga.selection.tournament_size == 4);
   CHECK(c.ga.crossover.kind == crossover_kind::blx_alpha);
   CHECK(c.ga.crossover.rate == 0.75);
-  CHECK(c.ga.crossover.eta == 10);
   CHECK(c.ga.crossover.alpha == 0.3);
   CHECK(c.ga.mutation.kind == mutation_kind::gaussian);
   REQUIRE(c.ga.mutation.rate.has_value());
   CHECK(*c.ga.mutation.rate == 0.05);
-  CHECK(c.ga.mutation.eta == 30);
   CHECK(c.ga.mutation.sigma == 0.2);
-  CHECK(c.ga.mutation.step == 3);
   CHECK(c.ga.elitism == 5);
   CHECK(c.ga.constraints.rule == constraint_rule::penalty);
   CHECK(c.ga.constraints.penalty_weight == 1000);
@@ -178,6 +175,31 @@ TEST_CASE("integer-gene problems default to uniform crossover and uniform-reset 
   CHECK(given.ga.crossover.kind == crossover_kind::two_point);
   CHECK(given.ga.mutation.kind == mutation_kind::creep);
   CHECK(given.ga.mutation.step == 2);
+}
+
+TEST_CASE("a parameter of another operator of the family is a located error, not ignored", "[config][errors]") {
+  const auto error_of = [](const std::string& ga) {
+    try {
+      parse_config(quadratic + "ga: " + ga + "\n", "run.yaml");
+    } catch (const fusedga::config_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(error_of("{algorithm: ga, mutation: {type: gaussian, eta: 5}}"),
+             Catch::StartsWith("run.yaml:2:") && Catch::Contains("ga.mutation.eta: does not apply to gaussian "
+                                                                 "mutation (its parameters: rate, sigma)"));
+  CHECK_THAT(error_of("{algorithm: ga, crossover: {type: uniform, eta: 5}}"),
+             Catch::Contains("ga.crossover.eta: does not apply to uniform crossover"));
+  CHECK_THAT(error_of("{constraint_handling: {weight: 5}}"),  // weight is penalty's; the type is feasibility-rules
+             Catch::Contains("ga.constraint_handling.weight: does not apply to feasibility-rules constraint handling"));
+  CHECK_THAT(error_of("{algorithm: de, de: {type: shade, F: 0.3}}"),
+             Catch::Contains("ga.de.F: does not apply to shade differential evolution"));
+  // Its own parameters, and the family's, are read as before.
+  CHECK(parse_config(quadratic + "ga: {algorithm: ga, mutation: {type: gaussian, sigma: 0.2, rate: 0.5}}\n", "r.yaml")
+            .ga.mutation.sigma == 0.2);
+  CHECK(parse_config(quadratic + "ga: {constraint_handling: {type: penalty, weight: 5}}\n", "r.yaml")
+            .ga.constraints.penalty_weight == 5);
 }
 
 TEST_CASE("default_config_yaml parses", "[config]") {
@@ -379,14 +401,14 @@ TEST_CASE("error: operator names and keys come from the operator table", "[confi
 }
 
 TEST_CASE("error: operator parameters outside the table's ranges", "[config][errors][catalog]") {
-  CHECK(error_of(quadratic + "ga: {mutation: {sigma: 0}}\n") ==
-        "run.yaml:2:24: ga.mutation.sigma: expected a number > 0, got 0");
-  CHECK(error_of(quadratic + "ga: {mutation: {step: 1.5}}\n") ==
-        "run.yaml:2:23: ga.mutation.step: expected an integer >= 1, got 1.5");
-  CHECK(error_of(quadratic + "ga: {crossover: {alpha: -1}}\n") ==
-        "run.yaml:2:25: ga.crossover.alpha: expected a number >= 0, got -1");
-  CHECK(error_of(quadratic + "ga: {constraint_handling: {weight: 0}}\n") ==
-        "run.yaml:2:36: ga.constraint_handling.weight: expected a number > 0, got 0");
+  CHECK(error_of(quadratic + "ga: {mutation: {type: gaussian, sigma: 0}}\n") ==
+        "run.yaml:2:40: ga.mutation.sigma: expected a number > 0, got 0");
+  CHECK(error_of("problem: {builtin: seed/gene-sum}\nga: {mutation: {type: creep, step: 1.5}}\n") ==
+        "run.yaml:2:36: ga.mutation.step: expected an integer >= 1, got 1.5");
+  CHECK(error_of(quadratic + "ga: {crossover: {type: blx-alpha, alpha: -1}}\n") ==
+        "run.yaml:2:42: ga.crossover.alpha: expected a number >= 0, got -1");
+  CHECK(error_of(quadratic + "ga: {constraint_handling: {type: penalty, weight: 0}}\n") ==
+        "run.yaml:2:51: ga.constraint_handling.weight: expected a number > 0, got 0");
   const run_config c =
       parse_config(quadratic + "ga: {mutation: {type: gaussian, sigma: 0.25, rate: auto}}\n", "run.yaml");
   CHECK(c.ga.mutation.kind == mutation_kind::gaussian);
@@ -537,8 +559,8 @@ TEST_CASE("error: survival, algorithm and de combinations", "[config][errors][su
   CHECK(error_of(quadratic + "ga: {algorithm: de, crossover: {type: sbx}}\n") ==
         "run.yaml:2:32: ga.crossover: does not apply to differential evolution (ga.algorithm: de uses ga.de and "
         "one-to-one survival)");
-  CHECK(error_of(quadratic + "ga: {algorithm: de, de: {F: 3}}\n") ==
-        "run.yaml:2:29: ga.de.F: expected a number in (0, 2], got 3");
+  CHECK(error_of(quadratic + "ga: {algorithm: de, de: {type: rand/1/bin, F: 3}}\n") ==
+        "run.yaml:2:47: ga.de.F: expected a number in (0, 2], got 3");
   CHECK(error_of("problem: {builtin: seed/gene-sum}\nga: {algorithm: de}\n") ==
         "run.yaml:2:17: ga.algorithm: expected ga or auto for the integer genes of seed/gene-sum (differential "
         "evolution needs real genes), got de");
@@ -639,6 +661,16 @@ TEST_CASE("ga.algorithm auto: DE with the measured defaults, else GA", "[config]
   CHECK_FALSE(c.ga.restarts.stall_generations);
   CHECK(c.ga.constraints.gradient_repair.rate == 0);
   CHECK(c.choice.repair.empty());
+  // Stochastic ranking compares in the GA's tournaments: auto takes the GA; explicit de is a located error.
+  c = parse_config(quadratic + "ga: {constraint_handling: {type: stochastic-ranking}}\n" + serial, "run.yaml");
+  CHECK(c.ga.algorithm == algorithm_kind::ga);
+  CHECK(c.choice.reason ==
+        "auto: ga.constraint_handling.type is stochastic-ranking, which compares in the GA's tournaments");
+  CHECK_THROWS_WITH(
+      parse_config(quadratic + "ga: {algorithm: de, constraint_handling: {type: stochastic-ranking}}\n", "run.yaml"),
+      Catch::StartsWith("run.yaml:2:") &&
+          Catch::Contains("ga.constraint_handling: stochastic-ranking compares in the GA's tournaments, "
+                          "and differential evolution's one-to-one survival has none"));
   // Explicit choices are not touched: de without restarts or repair, as before auto existed.
   c = parse_config(quadratic + "ga: {algorithm: de}\n" + serial, "run.yaml");
   CHECK_FALSE(c.choice.automatic);

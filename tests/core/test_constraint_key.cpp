@@ -78,7 +78,8 @@ TEST_CASE("self-adaptive penalty: hand-made population, pagmo's values", "[const
 }
 
 TEST_CASE("self-adaptive penalty: no feasible, all feasible, maximize", "[constraint_key]") {
-  {  // none feasible: x̂ least violated, x̌ most violated (ties by objective), first penalty on
+  {  // none feasible, none better than x̂: x̂ least violated, x̌ most violated (ties: higher objective), no first
+     // penalty (pagmo applies it: 4 + 1·(1 − 4) = 1, the most violated scoring as x̂)
     const double f[4] = {2.0, 1.0, 3.0, 4.0};
     const double v[4] = {1.0, 1.0, 5.0, 5.0};
     const handler_state<double> h = detail::self_adaptive_state(f, v, 4, Sense::minimize);
@@ -86,8 +87,30 @@ TEST_CASE("self-adaptive penalty: no feasible, all feasible, maximize", "[constr
     CHECK(h.i_down == 1.0);
     CHECK(h.f_up == 4.0);
     CHECK(h.i_up == 5.0);
-    CHECK(h.penalty1 == 1);
+    CHECK(h.penalty1 == 0);
     CHECK(h.scale == 0.0);  // f̌ = f̃ = 4
+    CHECK(sap_penalized(4.0, 5.0, h) > sap_penalized(1.0, 1.0, h));
+  }
+  {  // none feasible, one better than x̂ = (2, 1): x̌ = (0.5, 3), first penalty on; γ = (3 − 2)/|2|
+    const double f[3] = {2.0, 0.5, 3.0};
+    const double v[3] = {1.0, 3.0, 5.0};
+    const handler_state<double> h = detail::self_adaptive_state(f, v, 3, Sense::minimize);
+    CHECK(h.f_down == 2.0);
+    CHECK(h.f_up == 0.5);
+    CHECK(h.i_up == 3.0);
+    CHECK(h.penalty1 == 1);
+    CHECK(h.scale == 0.5);
+    CHECK(sap_penalized(0.5, 3.0, h) == Approx(3.0).epsilon(1e-15));  // x̌ → f̂ by the first, then f̃ by the second
+  }
+  {  // maximize, positive objectives (negative once minimized): γ = (f̃ − f̂)/|f̂| = (−4 + 10)/10 > 0, and the
+     // most violated maps onto f̃ = −4, not onto 2f̂ − f̃ = −16 (pagmo's γ = −0.6: better than x̂)
+    const double f[3] = {10.0, 4.0, 20.0}, v[3] = {0.0, 0.0, 3.0};
+    const handler_state<double> h = detail::self_adaptive_state(f, v, 3, Sense::maximize);
+    CHECK(h.f_down == -10.0);
+    CHECK(h.f_up == -20.0);
+    CHECK(h.penalty1 == 1);
+    CHECK(h.scale == Approx(0.6).epsilon(1e-15));
+    CHECK(sap_penalized(-20.0, 3.0, h) == Approx(-4.0).epsilon(1e-15));
   }
   {  // all feasible: no penalty
     const double f[2] = {2.0, 1.0}, v[2] = {0.0, 0.0};

@@ -79,6 +79,7 @@ TEST_CASE("population batch: epsilon, stochastic ranking, SAP, penalty, bitwise"
     o.constraints.rule = rule;
     require_same_as_batch(handler_test::HS39{}, o);
     require_same_as_batch(problems::ConstrainedQuadratic<double>{}, o);
+    if (rule == constraint_rule::stochastic_ranking) continue;  // the GA's tournaments only (validate)
     o.algorithm = algorithm_kind::de;
     require_same_as_batch(handler_test::HS39{}, o);
   }

@@ -491,7 +491,8 @@ TEST_CASE("plus survival: the sorted keys never get worse, and the evaluation co
   CHECK(e.evaluations() == o.population * (o.generations + 1));
 }
 
-TEST_CASE("validate: DE needs real genes and 4 individuals, and no plus survival", "[de][validate]") {
+TEST_CASE("validate: DE needs real genes and 4 individuals, and no plus survival or stochastic ranking",
+          "[de][validate]") {
   ga_options o = de_options_with(de_strategy::rand_1_bin, 3, 1);
   CHECK_THROWS_WITH(validate(o, 2, true), Catch::Contains("at least 4 individuals"));
   o.population = 10;
@@ -499,6 +500,9 @@ TEST_CASE("validate: DE needs real genes and 4 individuals, and no plus survival
   o.survival.kind = survival_kind::plus;
   CHECK_THROWS_WITH(validate(o, 2, true), Catch::Contains("ga.survival"));
   o.survival.kind = survival_kind::generational;
+  o.constraints.rule = constraint_rule::stochastic_ranking;  // compares in tournaments, which DE has none of
+  CHECK_THROWS_WITH(validate(o, 2, true), Catch::Contains("ga.constraint_handling.type: stochastic-ranking"));
+  o.constraints.rule = constraint_rule::feasibility_rules;
   o.de.F = 0;
   CHECK_THROWS_WITH(validate(o, 2, true), Catch::Contains("ga.de.F"));
   o.de.F = 0.5;

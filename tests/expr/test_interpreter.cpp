@@ -521,9 +521,10 @@ TEST_CASE("random trees printed and parsed back evaluate to the same bits", "[in
     t.b.equality(t.gen(3, 0));
     const program& built = t.b.p;
     const std::string objective = to_string(built, built.objective);
+    // "+ 0*a": a random constraint may read no variable, which the parser refuses; adding ±0 changes no violation
     const program p = parsed(vars, objective,
-                             {to_string(built, built.constraints[0].root) + " <= 0",
-                              to_string(built, built.constraints[1].root) + " == 0"},
+                             {to_string(built, built.constraints[0].root) + " + 0*a <= 0",
+                              to_string(built, built.constraints[1].root) + " + 0*a == 0"},
                              fusedga::Sense::minimize, {declared_table("T", random_tree_table)});
     INFO("seed " << seed << ": " << objective);
     const std::vector<double> rows = random_rows<double>(65, 10, -2, 2, 500 + seed);

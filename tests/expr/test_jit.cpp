@@ -74,6 +74,13 @@ TEST_CASE("generated source: deterministic, no user text, numbers re-printed wit
   CHECK(a.find("static constexpr bool block_evaluation = true;") != std::string::npos);
   CHECK(a.find("xb(k, 1 + ::fusedga::expr::jit_index(") != std::string::npos);
   CHECK(generate_source(quadratic_program(), "double").find("evaluate_block") == std::string::npos);
+  // Negative zero as a floating literal: %.17g writes "-0", an integer literal, +0 once converted, where
+  // atan2(-0, x) = -π for x < 0 but atan2(+0, x) = +π.
+  const constant_decl c{"c", -0.0, "problem.constants.c", {}, {}};
+  const std::string z =
+      generate_source(parsed({declared("x", 1, -2, -1)}, "atan2(c, x)", {}, fusedga::Sense::minimize, {c}), "double");
+  CHECK(z.find("R(-0.0)") != std::string::npos);
+  CHECK(z.find("R(-0)") == std::string::npos);
 }
 
 TEST_CASE("generated source: integer variables are marked after every gene's bounds, and only then", "[jit][integer]") {

@@ -524,6 +524,14 @@ TEST_CASE("division by a literal zero", "[parse]") {
   CHECK_NOTHROW(parse("x/(c - c)"));  // only literal (or constant) zeros are caught
 }
 
+TEST_CASE("a constraint that reads no variable is an error: always satisfied or always violated", "[parse]") {
+  const std::string why = "the constraint reads no variable, so it is always satisfied or always violated";
+  CHECK(error_of("x", {"3 <= 2"}) ==
+        "t.yaml:5:11: problem.constraints[0]: " + why + "; expected a constraint on the variables");
+  CHECK_ERROR(error_of("x", {"x <= 1", "c * half >= sin(zero)"}), "t.yaml:5:11: problem.constraints[1]: " + why);
+  CHECK_NOTHROW(parse("x", {"0 * x <= 1", "sum(i=0:4, v[i]) == 1"}));  // a variable read, whatever its weight
+}
+
 TEST_CASE("declaration errors are located at the declaration", "[parse]") {
   const auto with_variable = [](variable_decl d) {
     problem_source s = make_source("x");

@@ -182,6 +182,9 @@ inline void validate(const ga_options& o, int dimension, bool real_genes) {
                 "ga.survival: differential evolution has its own one-to-one survivor selection; leave survival "
                 "unset (generational)");
     check_range(real_genes, "ga.algorithm: de needs real genes, the problem has integer genes; use ga");
+    check_range(o.constraints.rule != constraint_rule::stochastic_ranking,
+                "ga.constraint_handling.type: stochastic-ranking compares in the GA's tournaments, and differential "
+                "evolution's one-to-one survival has none; use feasibility-rules or epsilon with ga.algorithm: de");
     if (const auto why = detail::de_crossover_misfit(o.de)) throw config_error("ga.de.crossover: " + *why);
     return;
   }

@@ -15,7 +15,8 @@
 ///
 /// Derivative rules (u' = ∂u/∂x_j): the usual ones for + − · / and
 /// sin cos tan asin acos atan exp log log10 sqrt atan2; a^n (literal n)
-/// → n·a^(n−1)·a'; a^b → a^b·(b'·log a + b·a'/a). At points where a function
+/// → n·a^(n−1)·a'; a^b → b·a^(b−1)·a' + a^b·log a·b' (so x^1.5 at x = 0 has
+/// the derivative 0, not 0·∞). At points where a function
 /// is not differentiable, the tape returns one element of the subdifferential
 /// (a *subgradient*), fixed as follows:
 ///  - abs(u)' = sign(u)·u' with sign(0) = 0 (the minimum-norm subgradient);
@@ -25,8 +26,9 @@
 ///    accumulation selects (the last of equal terms);
 ///  - floor, ceil and table lookups T[e]: 0 (their derivative almost everywhere,
 ///    piecewise constant functions; at the jumps none exists);
-///  - sqrt at 0, log at 0, a^n with n < 1 at 0: ±inf or NaN as IEEE arithmetic
-///    gives it (the repair step rejects non-finite steps).
+///  - sqrt at 0, log at 0, a^n with n < 1 at 0, a^b with b a variable at
+///    a = 0 (its ∂/∂b: 0·log 0): ±inf or NaN as IEEE arithmetic gives it (the
+///    repair step rejects non-finite steps).
 ///
 /// The simplification rules treat 0·u as 0 and u − u as 0 even where u is
 /// infinite or NaN, so the tape's constraint values can differ from the
@@ -100,7 +102,10 @@ inline constexpr std::size_t kMaxTapeEntries = 4'000'000;
  * Cost: O(T·d) time for T tape entries of the lowered constraints, plus the
  * derivative entries. Thread-safe (pure).
  * @throws fusedga::error when the tape would exceed `max_entries` entries
- *   (reductions unrolled over very long ranges): use finite differences.
+ *   (reductions unrolled over very long ranges; min, max and prod reductions
+ *   of N terms take ~N²/2 derivative entries), or when T·d exceeds 4·10⁸ (the
+ *   dependency bitsets): the gradient repair cannot run on such a problem
+ *   (ga-run says to set its rate to 0).
  */
 jacobian_tape build_jacobian(const program& p, std::size_t max_entries = kMaxTapeEntries);
 

@@ -193,15 +193,16 @@ inline constexpr operator_spec constraint_rows[] = {
      "Takahama & Sakai 2006, \"Constrained optimization by the epsilon constrained differential evolution with "
      "gradient-based mutation and feasible elites\", IEEE CEC 2006"},
     {int(constraint_rule::stochastic_ranking), "stochastic-ranking", gene_kinds::any, list_of(ranking_params),
-     "tournament comparisons by objective with probability pf (always when both are feasible), else by violation; "
-     "elites by feasibility rules",
+     "GA only: tournament comparisons by objective with probability pf (always when both are feasible), else by "
+     "violation; elites and plus survival by feasibility rules",
      "Runarsson & Yao 2000, \"Stochastic ranking for constrained evolutionary optimization\", IEEE TEC 4(3)"},
     {int(constraint_rule::self_adaptive_penalty),
      "self-adaptive-penalty",
      gene_kinds::any,
      {},
      "two-stage penalty recomputed each generation from the population's best, worst and highest-objective "
-     "individuals (as pagmo's cstrs_self_adaptive)",
+     "individuals (as pagmo's cstrs_self_adaptive, but never rewarding violation: gamma over |f|, the first "
+     "penalty only where it raises the score)",
      "Farmani & Wright 2003, \"Self-adaptive fitness formulation for constrained optimization\", IEEE TEC 7(5)"},
 };
 
