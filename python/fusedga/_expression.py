@@ -59,7 +59,10 @@ class Expression:
     ) -> None:
         self.variables = dict(variables)
         self.objective = objective
-        self.constraints = list(constraints) if constraints is not None else None
+        # A lone string stays a string, which the parser refuses as a list would be expected: list("x <= 1")
+        # would make each character a constraint.
+        self.constraints = list(constraints) if constraints is not None and not isinstance(constraints, str) \
+            else constraints
         self.sense = sense
         self.constants = dict(constants) if constants is not None else None
         self.name = name

@@ -126,3 +126,10 @@ def test_an_empty_table_constant_names_the_constants_field():
     with pytest.raises(fusedga.ConfigError, match=r"^Expression\(constants=\.\.\.\): problem\.constants\.P: .*"
                                                   r"table constant 'P' is empty"):
         fusedga.solve(fusedga.Expression(variables={"x": (0, 1)}, objective="P[x]", constants={"P": []}))
+
+
+def test_expression_constraints_given_as_one_string_is_a_located_error():
+    # list("x <= 0.5") made each character a constraint: "problem.constraints[0]: ... got end of text"
+    with pytest.raises(fusedga.ConfigError) as e:
+        fusedga.solve(fusedga.Expression(variables={"x": (0, 1)}, objective="x", constraints="x <= 0.5"))
+    assert str(e.value).startswith("Expression(constraints=...): problem.constraints: expected a list of constraints")
