@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Union
 from . import _core
 from ._batch import BatchProblem
 from ._expression import Expression
-from ._options import ConfigPlan, ga_overrides, is_config_path, parse
+from ._options import ConfigPlan, _relabel, ga_overrides, is_config_path, parse
 from ._progress import Progress
 from ._result import Result
 
@@ -183,9 +183,14 @@ def solve(
     ga_overrides(plan, "solve", options)
     checkpoints = _checkpoint_arguments(checkpoint, checkpoint_every, checkpoint_every_s, resume)
     config = problem._parse(plan) if hasattr(problem, "_parse") else parse(plan)
-    if hasattr(problem, "_run"):
-        return run_parsed(config, callback, progress, lambda hook: problem._run(config, hook, **checkpoints))
-    return run_parsed(config, callback, progress, lambda hook: _core.run(config, hook, **checkpoints))
+    run = problem._run if hasattr(problem, "_run") else _core.run
+    try:
+        return run_parsed(config, callback, progress, lambda hook: run(config, hook, **checkpoints))
+    except _core.ConfigError as e:  # found as the run starts (BackendUnavailable): labelled as parse() labels
+        message = _relabel(str(e), plan)
+        if message == str(e):
+            raise
+        raise type(e)(message) from None
 
 
 def _checkpoint_arguments(checkpoint: Any, every: Any, every_s: Any, resume: Any) -> Dict[str, Any]:

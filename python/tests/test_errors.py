@@ -93,8 +93,9 @@ def test_a_callback_that_is_not_callable_is_a_type_error():
 def test_cuda_without_a_gpu_is_backend_unavailable():
     if "cuda" in fusedga.backends() and not fusedga._core.cuda_unavailable_reason():
         pytest.skip("a GPU is usable here")
-    with pytest.raises(fusedga.BackendUnavailable, match="cuda"):
+    with pytest.raises(fusedga.BackendUnavailable, match="cuda") as e:
         fusedga.solve("classic/sphere", backend="cuda", population=10, generations=1)
+    assert str(e.value).startswith("solve(backend=...): ")  # the argument, not "--set backend=cuda"
 
 
 def test_a_malformed_expression_names_the_field_and_the_column_in_its_text():
