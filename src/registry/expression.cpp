@@ -116,14 +116,14 @@ Result run_expression(const run_config& cfg, const run_hooks& hooks, int& thread
   if (needs_jacobian(cfg, p)) {
     const expr::jacobian_tape tape = repair_jacobian(p);  // too large: a config_error saying what to set
     try {
-      e->jacobian = e->jit ? expr::jacobian_jit_compile<Real>(tape, jit) : expr::make_jacobian_interpreter<Real>(tape);
+      e->jacobian = jacobian_evaluator_of<Real>(tape, e->jit != nullptr, jit);
     } catch (const interrupted&) {
       throw;
     } catch (const error& failure) {
       if (hooks.on_notice)
         hooks.on_notice(std::string("gradient repair: using the Jacobian interpreter (the JIT failed: ") +
                         failure.what() + ")");
-      e->jacobian = expr::make_jacobian_interpreter<Real>(tape);
+      e->jacobian = jacobian_evaluator_of<Real>(tape, false);
     }
   }
   return with_problem(p, *e, [&](const auto& problem) { return solve_on(problem, cfg, hooks, threads); });

@@ -56,14 +56,20 @@ inline expr::jacobian_tape repair_jacobian(const expr::program& p) {
   }
 }
 
+/// The evaluator of a Jacobian tape: compiled by the CPU JIT when `jit`, else the tape interpreter.
+/// @throws fusedga::error when the JIT cannot compile it.
+template <class Real>
+std::unique_ptr<expr::jacobian_evaluator<Real>> jacobian_evaluator_of(const expr::jacobian_tape& tape, bool jit,
+                                                                      const expr::jit_options& options = {}) {
+  return jit ? expr::jacobian_jit_compile<Real>(tape, options) : expr::make_jacobian_interpreter<Real>(tape);
+}
+
 /// Adds the constraint Jacobian (repair_jacobian) to `e`, through the CPU JIT when `plan` uses it.
 /// @throws config_error as repair_jacobian; fusedga::error when the JIT cannot compile it.
 template <class Real>
 void add_jacobian(evaluators<Real>& e, const expr::program& p, const expression_plan& plan,
                   const expr::jit_options& jit = {}) {
-  const expr::jacobian_tape tape = repair_jacobian(p);
-  e.jacobian = plan.engine == expression_engine::jit ? expr::jacobian_jit_compile<Real>(tape, jit)
-                                                      : expr::make_jacobian_interpreter<Real>(tape);
+  e.jacobian = jacobian_evaluator_of<Real>(repair_jacobian(p), plan.engine == expression_engine::jit, jit);
 }
 
 /// Calls f(expression_problem<Real, S>) with S the program's sense.
